@@ -1,0 +1,308 @@
+"""A scripted live session against a real server, with figures (not a test).
+
+    .venv/bin/python bench/session_bench.py [--checks 200] [--players 6]
+
+1. SQL queries per page, in-process (Django test client + CaptureQueriesContext on a fresh SQLite
+   file): the Mayor's dashboard and a phone page with 2, 6 and 12 protagonists. The dashboard's count
+   must not grow with the number of characters.
+2. A uvicorn server (one ASGI process, SQLite, in-process live bus) and a Mayor + N players over HTTP:
+   the Mayor calls ``--checks`` trait checks, each on one player's protagonist, and that player's
+   client draws and chooses. Prints p50/p95 of the wall time of each action (local loopback, so it
+   is the server's time plus a few hundred µs), and the push latency: from the moment the Mayor's
+   request is sent to the moment every subscribed SSE client (Mayor + players) receives the
+   ``changed`` event carrying a version at least that of the action.
+
+3. ``--rounds`` combat rounds over HTTP (default 20): each round is a fight of two protagonists
+   (rotating through the players) against two fresh minions; the Mayor declares and draws for the
+   minions (Pelea with Apresar: no damage, so the heroes stay fit), each player declares, draws and
+   locks in on their phone, the last lock-in reveals, the Mayor ends the fight. p50/p95 per action.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+PASSWORD = "una-clave-larga-7"
+
+
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def report(name, values, unit="ms", scale=1000):
+    if not values:
+        print(f"  {name:<28} (none)")
+        return
+    print(f"  {name:<28} n={len(values):<4} p50={pct(values, .5) * scale:7.1f} {unit}  "
+          f"p95={pct(values, .95) * scale:7.1f} {unit}  max={max(values) * scale:7.1f} {unit}")
+
+
+# --- 1. queries per page -----------------------------------------------------------------------
+
+
+def queries_per_page(tmp: Path) -> None:
+    os.environ.update({"DATABASE_URL": "", "REDIS_URL": "", "SQLITE_PATH": str(tmp / "queries.sqlite3"),
+                       "DJANGO_SETTINGS_MODULE": "frontera.settings"})
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.ALLOWED_HOSTS = ["*"]
+    call_command("migrate", verbosity=0)
+    from frontera.play import services
+    from tests.factories import make_campaign, make_minion, make_protagonist, make_user
+
+    print("SQL queries per page (in-process):")
+    for n in (2, 6, 12):
+        users = [make_user() for _ in range(n)]
+        campaign = make_campaign(players=users)
+        heroes = [make_protagonist(campaign, u) for u in users]
+        minions = [make_minion(campaign) for _ in range(3)]
+        session = services.session_start(campaign=campaign, by=campaign.mayor, characters=heroes)
+        check = services.check_request(session=session, by=campaign.mayor, characters=heroes + minions, trait="manos")
+        for part, user in zip(check.participants.order_by("pk"), users, strict=False):
+            services.check_draw(participant=part, by=user)
+        client = Client()
+        counts = {}
+        for who, label in ((campaign.mayor, "dashboard"), (users[0], "phone")):
+            client.force_login(who)
+            client.get(session.get_absolute_url())  # warm the role cache paths
+            with CaptureQueriesContext(connection) as ctx:
+                assert client.get(session.get_absolute_url()).status_code == 200
+            counts[label] = len(ctx.captured_queries)
+            with CaptureQueriesContext(connection) as ctx:
+                client.get(session.get_absolute_url(), {"fragment": "checks"}, HTTP_HX_REQUEST="true")
+            counts[label + " #checks"] = len(ctx.captured_queries)
+        print(f"  {n:>2} protagonists + 3 minions: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+# --- 2. a session over HTTP --------------------------------------------------------------------
+
+SETUP = """
+from tests.factories import make_campaign, make_protagonist, make_user, make_minion
+from frontera.play import services
+mayor = make_user("bench_mayor")
+users = [make_user(f"bench_p{{i}}") for i in range({players})]
+campaign = make_campaign(mayor, name="Bench", players=users)
+heroes = [make_protagonist(campaign, u, name=f"Hero {{i}}") for i, u in enumerate(users)]
+[make_minion(campaign) for _ in range(3)]
+session = services.session_start(campaign=campaign, by=mayor, characters=heroes)
+print("IDS", session.pk, ",".join(str(h.pk) for h in heroes))
+"""
+
+
+class Browser:
+    def __init__(self, base: str, username: str):
+        import httpx
+
+        self.http = httpx.Client(base_url=base, timeout=30, follow_redirects=False)
+        self.http.get("/cuentas/entrar/")
+        token = self.http.cookies["csrftoken"]
+        r = self.http.post("/cuentas/entrar/", data={"username": username, "password": PASSWORD,
+                                                      "csrfmiddlewaretoken": token})
+        assert r.status_code == 302, r.text[:500]
+
+    def post(self, url, data=None):
+        data = dict(data or {})
+        data["csrfmiddlewaretoken"] = self.http.cookies["csrftoken"]
+        start = time.perf_counter()
+        r = self.http.post(url, data=data, headers={"HX-Request": "true"})
+        assert r.status_code == 200, (url, r.status_code, r.text[:300])
+        return r, time.perf_counter() - start
+
+    def get(self, url, **params):
+        start = time.perf_counter()
+        r = self.http.get(url, params=params)
+        assert r.status_code == 200, (url, r.status_code)
+        return r, time.perf_counter() - start
+
+
+class Listener(threading.Thread):
+    """One SSE subscriber: records (arrival time, version) of every ``changed`` event."""
+
+    def __init__(self, browser: Browser, topic: str):
+        super().__init__(daemon=True)
+        self.browser, self.topic, self.events, self.ready = browser, topic, [], threading.Event()
+        self.stop = False
+
+    def run(self):
+        try:
+            self._listen()
+        except Exception:  # noqa: BLE001 (the server stops under our feet at the end)
+            pass
+
+    def _listen(self):
+        with self.browser.http.stream("GET", f"/live/{self.topic}/", timeout=None) as response:
+            for line in response.iter_lines():
+                if line.startswith("event: hello"):
+                    self.ready.set()
+                if line.startswith("id: "):
+                    version = int(line[4:])
+                if line.startswith("event: changed"):
+                    self.events.append((time.perf_counter(), version))
+                if self.stop:
+                    return
+
+
+def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20) -> None:
+    from tests.servers import AppServer
+
+    env = {"DATABASE_URL": "", "REDIS_URL": "", "SQLITE_PATH": str(tmp / "bench.sqlite3"), "DEBUG": "false",
+           "AXES_FAILURE_LIMIT": "1000", "LIVE_KEEPALIVE_SECONDS": "5"}
+    server = AppServer(env, tmp / "server.log")
+    server.manage("migrate", "--no-input")
+    import subprocess
+
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP.format(players=players)], cwd=ROOT,
+                         env=server.env, check=True, capture_output=True, text=True).stdout
+    session_id, hero_ids = re.search(r"IDS (\d+) ([\d,]+)", out).groups()
+    hero_ids = [int(x) for x in hero_ids.split(",")]
+    server.start()
+    try:
+        mayor = Browser(server.url, "bench_mayor")
+        phones = [Browser(server.url, f"bench_p{i}") for i in range(players)]
+        page = f"/sesiones/{session_id}/"
+        listeners = [Listener(b, f"session:{session_id}") for b in [mayor, *phones]]
+        for listener in listeners:
+            listener.start()
+        for listener in listeners:
+            assert listener.ready.wait(10)
+        times = {"call check (Mayor)": [], "draw (phone)": [], "choose (phone)": [], "dashboard page": [],
+                 "phone page": [], "phone #checks fragment": []}
+        push = []
+        rng = random.Random(7)
+        for n in range(checks):
+            i = rng.randrange(players)
+            trait = rng.choice(["manos", "sentidos", "musculo", "cabeza"])
+            sent = time.perf_counter()
+            r, t = mayor.post(f"{page}pruebas/", {"characters": [str(hero_ids[i])], "trait": trait, "modifier": 0,
+                                                 "request_key": f"bench-{n}"})
+            times["call check (Mayor)"].append(t)
+            push.append((sent, listeners, n))
+            r, t = phones[i].get(page, fragment="checks")
+            times["phone #checks fragment"].append(t)
+            participant = re.search(r"/participantes/(\d+)/robar/", r.text).group(1)
+            r, t = phones[i].post(f"{page}participantes/{participant}/robar/")
+            times["draw (phone)"].append(t)
+            cards = re.findall(r'name="card" value="([^"]+)"', r.text)
+            data = {"card": cards[0], "suit": "S"} if cards else {}
+            if cards:
+                r, t = phones[i].post(f"{page}participantes/{participant}/elegir/", data)
+                times["choose (phone)"].append(t)
+            if n % 20 == 0:
+                times["dashboard page"].append(mayor.get(page)[1])
+                times["phone page"].append(phones[i].get(page)[1])
+        time.sleep(1)
+        for listener in listeners:
+            listener.stop = True
+        # push latency: for each Mayor action, the first "changed" each client got after it was sent
+        latencies = []
+        for sent, ls, _n in push:
+            worst = 0.0
+            for listener in ls:
+                arrival = next((t for t, _v in listener.events if t >= sent), None)
+                if arrival is None:
+                    worst = float("inf")
+                    break
+                worst = max(worst, arrival - sent)
+            latencies.append(worst)
+        print(f"A scripted session over HTTP: Mayor + {players} players, {checks} trait checks "
+              f"(one uvicorn process, SQLite, in-process bus):")
+        for name, values in times.items():
+            report(name, values)
+        report("push: Mayor call → all clients", [x for x in latencies if x != float("inf")])
+        missing = sum(1 for x in latencies if x == float("inf"))
+        print(f"  pushes never received: {missing}")
+        combat_rounds(server, page, mayor, phones, hero_ids, rounds)
+    finally:
+        server.stop()
+
+
+MINIONS = """
+from frontera.campaigns.models import Campaign
+from tests.factories import make_minion
+campaign = Campaign.objects.get(name="Bench")
+print("MINIONS", ",".join(str(make_minion(campaign).pk) for _ in range({count})))
+"""
+
+
+def _fighter_form(html: str, kind: str, combat: str, pk: int) -> str:
+    match = re.search(rf'<form[^>]*id="{kind}-{combat}-{pk}-\d+".*?</form>', html, re.S)
+    return match.group(0) if match else ""
+
+
+def combat_rounds(server, page: str, mayor, phones, hero_ids, rounds: int) -> None:
+    """FR-CMB-1 turns over HTTP: declare, draw, lock in (the last one reveals), end the fight."""
+    import subprocess
+
+    if not rounds:
+        return
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", MINIONS.format(count=2 * rounds)], cwd=ROOT,
+                         env=server.env, check=True, capture_output=True, text=True).stdout
+    minions = [int(x) for x in re.search(r"MINIONS ([\d,]+)", out).group(1).split(",")]
+    times = {"start fight (Mayor)": [], "declare": [], "combat draw": [], "lock in": [], "end fight (Mayor)": [],
+             "#combat fragment": []}
+    revealed = 0
+    for n in range(rounds):
+        a, b = n % len(phones), (n + 1) % len(phones)
+        heroes = [(phones[a], hero_ids[a]), (phones[b], hero_ids[b])]
+        gang = minions[2 * n:2 * n + 2]
+        r, t = mayor.post(f"{page}combate/", {"side_a": [str(h) for _, h in heroes], "side_b": [str(m) for m in gang]})
+        times["start fight (Mayor)"].append(t)
+        combat = re.search(r"/combate/(\d+)/\d+/declarar/", r.text).group(1)
+        fighters = [(mayor, m, heroes[i][1], "apresar") for i, m in enumerate(gang)]
+        fighters += [(phone, h, gang[i], "") for i, (phone, h) in enumerate(heroes)]
+        for client, pk, target, special in fighters:
+            r, t = client.post(f"{page}combate/{combat}/{pk}/declarar/",
+                               {"technique": "pelea", "weapon": "", "target": str(target), "band": "adyacente",
+                                "special": special})
+            times["declare"].append(t)
+            r, t = client.post(f"{page}combate/{combat}/{pk}/robar/")
+            times["combat draw"].append(t)
+            form = _fighter_form(r.text, "choose", combat, pk)
+            cards = re.findall(r'name="cards" value="([^"]+)"', form)
+            if cards:
+                r, t = client.post(f"{page}combate/{combat}/{pk}/elegir/", {"cards": cards[:1], "suit": "S"})
+                times["lock in"].append(t)
+        r, t = mayor.get(page, fragment="combat")
+        times["#combat fragment"].append(t)
+        revealed += 'data-testid="combat-results"' in r.text
+        r, t = mayor.post(f"{page}combate/{combat}/terminar/")
+        times["end fight (Mayor)"].append(t)
+    print(f"{rounds} combat rounds over HTTP (2 protagonists vs 2 minions each, {revealed} revealed):")
+    for name, values in times.items():
+        report(name, values)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--checks", type=int, default=200)
+    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--rounds", type=int, default=20)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        queries_per_page(tmp)
+        session_over_http(tmp, args.checks, args.players, args.rounds)
+
+
+if __name__ == "__main__":
+    main()

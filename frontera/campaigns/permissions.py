@@ -1,0 +1,88 @@
+"""Who may do what. Every view asks here; templates never decide a permission.
+
+A user outside a campaign must not learn that it exists: :func:`campaign_for_member` raises
+``Http404``, never 403.
+"""
+
+from django.http import Http404
+
+from frontera.campaigns.models import Campaign, Membership
+
+
+def _role(user, campaign: Campaign) -> str | None:
+    if not user.is_authenticated:
+        return None
+    cache = getattr(user, "_frontera_roles", None)
+    if cache is None:
+        cache = user._frontera_roles = {}
+    if campaign.pk not in cache:
+        cache[campaign.pk] = (
+            Membership.objects.filter(campaign=campaign, user=user).values_list("role", flat=True).first()
+        )
+    return cache[campaign.pk]
+
+
+def is_mayor_of(user, campaign: Campaign) -> bool:
+    return _role(user, campaign) == Membership.Role.MAYOR
+
+
+def is_player_of(user, campaign: Campaign) -> bool:
+    return _role(user, campaign) == Membership.Role.PLAYER
+
+
+def is_member_of(user, campaign: Campaign) -> bool:
+    return _role(user, campaign) is not None
+
+
+def owns_character(user, character) -> bool:
+    """A player owns the characters they play; the Mayor owns NPCs and minions."""
+    return user.is_authenticated and character.owner_id == user.pk
+
+
+def campaign_for_member(user, pk: int) -> Campaign:
+    """The campaign ``pk`` if ``user`` belongs to it, else 404 (never 403)."""
+    campaign = Campaign.objects.filter(pk=pk).select_related("mayor").first()
+    if campaign is None or not is_member_of(user, campaign):
+        raise Http404
+    return campaign
+
+
+def campaign_for_mayor(user, pk: int) -> Campaign:
+    """The campaign ``pk`` if ``user`` is its Mayor; 404 for everybody else."""
+    campaign = campaign_for_member(user, pk)
+    if not is_mayor_of(user, campaign):
+        raise Http404
+    return campaign
+
+
+def can_view_character(user, character) -> bool:
+    """Every member sees the protagonists of the campaign; NPCs and minions only the Mayor (FR-CHAR-6)."""
+    campaign = character.campaign
+    if not is_member_of(user, campaign):
+        return False
+    return character.kind == "protagonist" or is_mayor_of(user, campaign)
+
+
+def can_edit_character(user, character) -> bool:
+    """The whole sheet: only the Mayor of the character's campaign (the rest changes through play)."""
+    return is_mayor_of(user, character.campaign)
+
+
+def can_edit_character_notes(user, character) -> bool:
+    """Notes, money and description: the character's player, or the Mayor."""
+    return can_edit_character(user, character) or (
+        owns_character(user, character) and is_member_of(user, character.campaign)
+    )
+
+
+def can_run_session(user, campaign: Campaign) -> bool:
+    """Starting sessions, calling checks, switching phases: the Mayor of the campaign."""
+    return is_mayor_of(user, campaign)
+
+
+def can_act_for(user, character) -> bool:
+    """Drawing and choosing cards for a character at the table: its player, or the Mayor (for NPCs
+    and minions, and for a player who has no phone at hand)."""
+    return is_mayor_of(user, character.campaign) or (
+        owns_character(user, character) and is_member_of(user, character.campaign)
+    )

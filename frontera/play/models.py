@@ -1,0 +1,313 @@
+"""A campaign's live sessions, their checks and their append-only event log.
+
+The card state of a session is the rules engine's own JSON (:class:`frontera.rules.session.Session`)
+stored on :attr:`GameSession.state`; only the services change it, under ``select_for_update``. Every
+card movement and every rule decision is a :class:`SessionEvent`, whose ids are the live versions
+of the ``session:<id>`` topic.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from frontera.campaigns.models import Campaign
+
+
+class GameSession(models.Model):
+    class Mode(models.TextChoices):
+        NORMAL = "normal", _("Normal")
+        SIN_GESTION = "sin_gestion", _("Sin gestión")
+        CON_DESGASTE = "con_desgaste", _("Con desgaste")
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("in play")
+        ENDED = "ended", _("ended")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="game_sessions")
+    number = models.PositiveIntegerField(_("number"))
+    date = models.DateField(_("date"))
+    mode = models.CharField(_("mode"), max_length=14, choices=Mode.choices, default=Mode.NORMAL)
+    phase = models.PositiveSmallIntegerField(_("phase"), null=True, blank=True)
+    decks = models.PositiveSmallIntegerField(_("decks"))
+    jokers = models.PositiveSmallIntegerField(_("jokers per deck"), default=2)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    characters = models.ManyToManyField(
+        "characters.Character", through="Seat", related_name="game_sessions", verbose_name=_("present")
+    )
+    state = models.JSONField(default=dict)  # frontera.rules.session.Session.to_json()
+    tallies = models.JSONField(default=dict)  # per-session counters, e.g. {"alcohol": {"<character id>": 3}}
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "-number"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "number"], name="one_session_number")]
+        verbose_name = _("session")
+        verbose_name_plural = _("sessions")
+
+    def __str__(self) -> str:
+        return f"{self.campaign} #{self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("play_session", args=[self.pk])
+
+
+MAYOR_SEAT = "mayor"
+
+
+def seat_key(character_id: int) -> str:
+    """The engine's player key of a protagonist: its own deck (FR-MODE-2)."""
+    return f"c{character_id}"
+
+
+class Seat(models.Model):
+    """A protagonist present at the session: a seat with its own deck in the engine."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seats")
+    character = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="seats")
+    joined_late = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [models.UniqueConstraint(fields=["session", "character"], name="one_seat_per_character")]
+
+    def __str__(self) -> str:
+        return f"{self.character} in {self.session}"
+
+    @property
+    def key(self) -> str:
+        return seat_key(self.character_id)
+
+
+class Check(models.Model):
+    """A trait check (one or several characters, each on their own) or an opposed check."""
+
+    class Kind(models.TextChoices):
+        TRAIT = "trait", _("trait check")
+        OPPOSED = "opposed", _("opposed check")
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested", _("requested")
+        DRAWN = "drawn", _("drawn")
+        CHOSEN = "chosen", _("chosen")
+        RESOLVED = "resolved", _("resolved")
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="checks")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    difficulty = models.PositiveSmallIntegerField(null=True, blank=True)
+    label = models.CharField(max_length=120, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.REQUESTED)
+    request_key = models.CharField(max_length=40, blank=True)  # idempotent double submits
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "request_key"], condition=~models.Q(request_key=""), name="one_check_per_request"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"
+
+
+class Participant(models.Model):
+    """One character in a check: what it draws for, the cards drawn, the card played, the outcome.
+
+    ``drawn`` holds card uids; who may see them is decided by :mod:`frontera.play.selectors`.
+    """
+
+    prueba = models.ForeignKey(Check, on_delete=models.CASCADE, related_name="participants")  # "check" is Model.check()
+    character = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="+")
+    seat = models.CharField(max_length=20)  # the engine player whose cards it draws
+    trait = models.CharField(max_length=10)
+    skill = models.CharField(max_length=20, blank=True)
+    modifier = models.SmallIntegerField(default=0)
+    cards = models.SmallIntegerField(default=0)  # FR-CHK-1, may be ≤ 0: automatic failure
+    achispado_card = models.CharField(max_length=10, blank=True)
+    status = models.CharField(max_length=10, choices=Check.Status.choices, default=Check.Status.REQUESTED)
+    drawn = models.JSONField(default=list)
+    drawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    played = models.CharField(max_length=10, blank=True)
+    declared = models.CharField(max_length=1, blank=True)
+    outcome = models.CharField(max_length=10, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.character} in check {self.prueba_id}"
+
+    @property
+    def engine_check(self) -> str:
+        return f"p{self.pk}"
+
+
+class SessionEvent(models.Model):
+    """The session's append-only log. A card movement has ``card``/``from_zone``/``to_zone``; a rule
+    decision has a ``message`` (an English msgid) with ``params`` and the ``rules`` it applied.
+
+    ``seen_by`` lists the engine players who may see ``card`` (``"*"``: everyone), computed when the
+    card moved from the engine's ``visible_cards`` before and after."""
+
+    class Kind(models.TextChoices):
+        CARD = "card", _("card moved")
+        DECISION = "decision", _("rule decision")
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="events")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    prueba = models.ForeignKey(Check, on_delete=models.SET_NULL, null=True, blank=True, related_name="events")
+    card = models.CharField(max_length=10, blank=True)
+    from_zone = models.CharField(max_length=30, blank=True)
+    to_zone = models.CharField(max_length=30, blank=True)
+    reason = models.CharField(max_length=20, blank=True)
+    seen_by = models.JSONField(default=list)
+    rules = models.JSONField(default=list)
+    message = models.CharField(max_length=200, blank=True)
+    params = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        indexes = [models.Index(fields=["session", "kind", "-id"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.pk} of session {self.session_id}"
+
+
+class CombatRound(models.Model):
+    """A fight at the table: the engine's combat turn (``frontera.rules.combat``) as JSON, one
+    turn after another. Combatant keys are ``k<character id>``."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("in progress")
+        ENDED = "ended", _("ended")
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="combats")
+    turn = models.PositiveIntegerField(default=1)
+    state = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-pk"]
+
+    def __str__(self) -> str:
+        return f"combat {self.pk} turn {self.turn}"
+
+
+def combat_key(character_id: int) -> str:
+    return f"k{character_id}"
+
+
+class Exchange(models.Model):
+    """A card exchange (FR-EXCH, Normal mode only). Random ones (ties, a treasure card, death) are
+    done at once and kept for idempotent double submits; the others wait for a person's choice: ``step`` names what the ``chooser`` (an engine player) picks next; nothing
+    moves until the last step, when the engine does the whole exchange at once.
+
+    ``first``/``second`` are engine players: bet and duel winner/loser, cheat's rival/cheat, treasure
+    swap's two sharers, coma's player/Mayor. ``chosen`` keeps each step's picks (uids)."""
+
+    class Kind(models.TextChoices):
+        BET = "bet", _("bet")
+        BET_TIE = "bet_tie", _("bet ending in Tablas")
+        CHEAT = "cheat", _("cheating caught")
+        DUEL = "duel", _("duel")
+        DUEL_TIE = "duel_tie", _("duel ending in Tablas")
+        TREASURE_TAKE = "treasure_take", _("Tesoro: a random card")
+        TREASURE_SWAP = "treasure_swap", _("Tesoro: a swap")
+        DEATH = "death", _("death: leaves the game")
+        COMA = "coma", _("En coma")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for a choice")
+        DONE = "done", _("done")
+        CANCELLED = "cancelled", _("cancelled")
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="exchanges")
+    kind = models.CharField(max_length=14, choices=Kind.choices)
+    first = models.CharField(max_length=20)
+    second = models.CharField(max_length=20)
+    first_name = models.CharField(max_length=120)
+    second_name = models.CharField(max_length=120)
+    step = models.CharField(max_length=10)  # "take" | "give" | "give_b"
+    chooser = models.CharField(max_length=20)
+    chosen = models.JSONField(default=dict)
+    seed = models.BigIntegerField(default=0)  # orders face-down choices (never by value)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    request_key = models.CharField(max_length=40, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "request_key"], condition=~models.Q(request_key=""), name="one_exchange_per_request"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} exchange {self.pk}"
+
+
+class Gamble(models.Model):
+    """A gambling night (FR-GMB): the banca against the house (``state`` is the engine's banca
+    state, ``frontera.rules.gambling.banca_start``), or azar / habilidad between characters, played
+    as an opposed check (``prueba``). ``players`` maps character ids to ``{"cheat": bool}``."""
+
+    class Kind(models.TextChoices):
+        BANCA = "banca", _("banca")
+        AZAR = "azar", _("azar")
+        HABILIDAD = "habilidad", _("habilidad")
+        DRINKING_DUEL = "duelo_bebida", _("drinking duel")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("in play")
+        SETTLED = "settled", _("settled")
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="gambles")
+    kind = models.CharField(max_length=14, choices=Kind.choices)
+    contest = models.CharField(max_length=30, blank=True)
+    players = models.JSONField(default=dict)
+    state = models.JSONField(default=dict)
+    prueba = models.ForeignKey(Check, on_delete=models.SET_NULL, null=True, blank=True, related_name="gambles")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    request_key = models.CharField(max_length=40, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "request_key"], condition=~models.Q(request_key=""), name="one_gamble_per_request"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.pk}"
+
+
+class Treatment(models.Model):
+    """Medical attention (FR-CHK-5): the healer's Cabeza (Saber) check (``prueba``) on a patient;
+    ``speeds`` is its result once the card is played (it speeds recovery, FR-HLT-2, and never
+    restores a level by itself)."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="treatments")
+    prueba = models.ForeignKey(Check, on_delete=models.CASCADE, related_name="treatments")
+    healer = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="+")
+    patient = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="+")
+    speeds = models.BooleanField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"treatment {self.pk}"

@@ -1,0 +1,2114 @@
+"""Every write of a live session: one function per thing a person does at the table.
+
+Each function is keyword-only and atomic; it locks the session row (``select_for_update``: on
+PostgreSQL two phones drawing at once are serialised; SQLite's IMMEDIATE transactions do the same),
+calls the rules engine (:mod:`frontera.rules`), stores the engine's new state, appends every card
+movement and rule decision to :class:`~frontera.play.models.SessionEvent` and publishes the
+``session:<id>`` topic after commit. Preconditions a person can get wrong raise :class:`SessionError`
+with a message in the user's language; nothing has changed then.
+
+Feed messages are stored as English msgids (marked with ``gettext_noop``) plus parameters and are
+translated when shown (:func:`frontera.play.selectors.render_message`). A parameter may itself be a
+message: ``{"_msg": msgid, **params}``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from dataclasses import replace as dataclass_replace
+from datetime import date as date_cls
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
+
+from frontera.campaigns.models import Campaign
+from frontera.characters.models import Character
+from frontera.characters.selectors import campaign_catalogue
+from frontera.live.bus import publish_on_commit
+from frontera.play.models import (
+    MAYOR_SEAT,
+    Check,
+    CombatRound,
+    Exchange,
+    Gamble,
+    GameSession,
+    Participant,
+    Seat,
+    SessionEvent,
+    Treatment,
+    combat_key,
+    seat_key,
+)
+from frontera.rules import characters as rules_characters
+from frontera.rules import checks as rules_checks
+from frontera.rules import combat as rules_combat
+from frontera.rules import session as rules_session
+from frontera.rules.cards import TRAIT_SUIT, TRAITS, Card, check_trait
+from frontera.rules.dead_mans_hand import dead_mans_hand_result
+from frontera.rules.errors import RulesError
+from frontera.rules.tracks import draw_penalty
+
+E_SESSION_ENDED = _("This session has ended.")
+E_NOT_PROTAGONIST = _("%(name)s is not a protagonist of this campaign.")
+E_NOT_PRESENT = _("%(name)s is not at this session. Add them as a late joiner first.")
+E_ALREADY_PRESENT = _("%(name)s is already at this session.")
+E_NOT_IN_CAMPAIGN = _("Choose characters of this campaign.")
+E_NO_CHARACTERS = _("Choose at least one character.")
+E_FEW_PARTICIPANTS = _("An opposed check needs at least two participants.")
+E_SAME_CHARACTER_TWICE = _("%(name)s can take part only once in a check.")
+E_DRAW_FIRST = _("Draw the cards before choosing one.")
+E_ALREADY_CHOSEN = _("A card was already chosen for %(name)s in this check.")
+E_CHECK_RESOLVED = _("This check is already resolved.")
+E_UNKNOWN_CARD = _("That card was not drawn in this check.")
+E_BAD_JOIN = _("Choose how the late joiner gets cards: a new deck, or cards from the other players.")
+
+# Seats of the dead man's hand are public, so the deal's log can show it.
+OUTCOME_LABELS = {
+    "success": gettext_noop("Éxito"),
+    "partial": gettext_noop("Éxito parcial"),
+    "failure": gettext_noop("Fracaso"),
+    "win": gettext_noop("wins"),
+    "loss": gettext_noop("loses"),
+    "tie": gettext_noop("Tablas"),
+}
+MODE_LABELS = {
+    "normal": gettext_noop("Normal"),
+    "sin_gestion": gettext_noop("Sin gestión"),
+    "con_desgaste": gettext_noop("Con desgaste"),
+}
+STATUS_ORDER = [Check.Status.REQUESTED, Check.Status.DRAWN, Check.Status.CHOSEN, Check.Status.RESOLVED]
+
+
+class SessionError(ValueError):
+    """A refused table action; ``str(err)`` is a message for the user, in their language."""
+
+    def __init__(self, message) -> None:
+        self.message = message
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        return str(self.message)
+
+
+def rules_message(err: RulesError) -> str:
+    """An engine error in the user's language: ``gettext(err.template) % err.params``."""
+    text = gettext(err.template)
+    return text % err.params if err.params else text
+
+
+def msg(msgid: str, **params) -> dict:
+    """A translatable message to store in the log (translated when it is shown)."""
+    return {"_msg": msgid, **params}
+
+
+def session_topic(session_id: int) -> str:
+    return f"session:{session_id}"
+
+
+def _rng() -> tuple[random.Random, int]:
+    """A fresh generator and its seed (logged, so an action can be replayed from the log)."""
+    seed = secrets.randbits(63)
+    return random.Random(seed), seed
+
+
+def card_label(uid: str, declared: str | None = None) -> str:
+    card = Card.from_uid(uid)
+    if declared:
+        card = card.declare(declared)
+    return card.label
+
+
+# --- the log -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Log:
+    """Events of one action, written together; the topic is published once after commit."""
+
+    session: GameSession
+    actor: object
+    rows: list
+
+    def decide(self, message: str, *, rules: Sequence[str] = (), prueba: Check | None = None, **params) -> None:
+        self.rows.append(
+            SessionEvent(
+                session=self.session, actor=self.actor, kind=SessionEvent.Kind.DECISION, prueba=prueba,
+                message=message, params=params, rules=list(rules),
+            )
+        )
+
+    def cards(self, events: Iterable[dict], before, after, *, prueba: Check | None = None) -> None:
+        """Card movements from the engine, each with who may see that card (before or after)."""
+        seats: list[str | None] = [None, *after.players]
+        visible = {}
+        for seat in seats:
+            shown = set(_visible(after, seat))
+            if before is not None:
+                shown |= _visible(before, seat)
+            visible[seat] = shown
+        for event in events:
+            uid = event["card"]
+            seen_by = ["*"] if uid in visible[None] else [s for s in after.players if uid in visible[s]]
+            self.rows.append(
+                SessionEvent(
+                    session=self.session, actor=self.actor, kind=SessionEvent.Kind.CARD, prueba=prueba,
+                    card=uid, from_zone=event["from"], to_zone=event["to"], reason=event["reason"],
+                    seen_by=seen_by,
+                )
+            )
+
+    def flush(self) -> None:
+        created = SessionEvent.objects.bulk_create(self.rows)
+        last = max((e.pk for e in created if e.pk), default=None)
+        if last is None:  # backends without RETURNING ids
+            last = SessionEvent.objects.filter(session=self.session).aggregate(m=Max("pk"))["m"]
+        if last:
+            publish_on_commit(session_topic(self.session.pk), last)
+        self.rows = []
+
+
+def _visible(state, seat) -> frozenset[str]:
+    if seat is not None and seat not in state.players:
+        return frozenset()
+    return rules_session.visible_cards(state, seat)
+
+
+def _lock(session: GameSession) -> GameSession:
+    locked = GameSession.objects.select_for_update().select_related("campaign").get(pk=session.pk)
+    if locked.status != GameSession.Status.ACTIVE:
+        raise SessionError(E_SESSION_ENDED)
+    return locked
+
+
+def _engine(session: GameSession) -> rules_session.Session:
+    return rules_session.Session.from_json(session.state)
+
+
+def _save_state(session: GameSession, state: rules_session.Session) -> None:
+    session.state = state.to_json()
+    session.phase = state.phase
+    session.decks = state.decks
+    session.save(update_fields=["state", "phase", "decks"])
+
+
+def _explain_moves(log: _Log, events: list[dict], prueba: Check | None) -> None:
+    """Decisions the engine took on its own while moving cards (FR-MODE-5, FR-MODE-8)."""
+    reasons = {e["reason"] for e in events}
+    if "reshuffle" in reasons:
+        log.decide(
+            gettext_noop("The pile ran short: the shared discard was shuffled into it."),
+            rules=["FR-MODE-5"], prueba=prueba,
+        )
+    if "phase_2" in reasons:
+        log.decide(
+            gettext_noop("Pile and discard ran out: what was left went to the Tesoro and phase 2 begins."),
+            rules=["FR-MODE-5"], prueba=prueba,
+        )
+    if "recycle" in reasons:
+        log.decide(
+            gettext_noop("An empty deck: its owner's discards were shuffled back into it."),
+            rules=["FR-MODE-8"], prueba=prueba,
+        )
+
+
+# --- starting a session and joining late --------------------------------------------------------
+
+
+@transaction.atomic
+def session_start(
+    *,
+    campaign: Campaign,
+    by,
+    mode: str = GameSession.Mode.NORMAL,
+    characters: Iterable[Character],
+    decks: int | None = None,
+    jokers: int = 2,
+    skip_phase_1: bool = False,
+    date: date_cls | None = None,
+) -> GameSession:
+    """Start session N+1 of ``campaign`` with the protagonists present (FR-MODE-1, 2, 3, 6, 10, 11,
+    FR-CARD-4, 5): the engine deals 8 face-down cards to every player, the Mayor included, and sets
+    the dead man's hand aside; ``skip_phase_1`` deals every card and starts phase 2."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)  # numbers are per campaign
+    present = list(characters)
+    for character in present:
+        if character.campaign_id != campaign.pk or character.kind != Character.Kind.PROTAGONIST:
+            raise SessionError(E_NOT_PROTAGONIST % {"name": character.name})
+    rng, seed = _rng()
+    try:
+        state = rules_session.new_session(
+            mode, [seat_key(c.pk) for c in present], MAYOR_SEAT,
+            decks=decks, jokers=jokers, skip_phase_1=skip_phase_1, rng=rng,
+        )
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    number = (GameSession.objects.filter(campaign=campaign).aggregate(m=Max("number"))["m"] or 0) + 1
+    session = GameSession.objects.create(
+        campaign=campaign, number=number, date=date or timezone.localdate(), mode=mode, phase=state.phase,
+        decks=state.decks, jokers=jokers, state=state.to_json(), created_by=by,
+    )
+    Seat.objects.bulk_create([Seat(session=session, character=c) for c in present])
+    log = _Log(session, by, [])
+    dealt = [
+        {"card": uid, "from": "box", "to": rules_session.deck_zone(p), "reason": "deal"}
+        for p in state.players
+        for uid in state.player_decks[p]
+    ]
+    dealt += [{"card": uid, "from": "box", "to": "dead_mans_hand", "reason": "deal"} for uid in state.dead_mans_hand]
+    dealt += [{"card": uid, "from": "box", "to": "treasure", "reason": "deal"} for uid in state.treasure]
+    log.cards(dealt, None, state)
+    rules = ["FR-MODE-1", "FR-CARD-4", "FR-CARD-5"]
+    if mode == GameSession.Mode.NORMAL:
+        rules += ["FR-MODE-6"] if skip_phase_1 else ["FR-MODE-2", "FR-MODE-3"]
+    else:
+        rules += ["FR-MODE-10"] if mode == GameSession.Mode.SIN_GESTION else ["FR-MODE-11"]
+    log.decide(
+        gettext_noop("Session %(number)s starts in %(mode)s mode with %(decks)s deck(s) and %(jokers)s joker(s) "
+                     "per deck; the dead man's hand (A♠ A♥ 8♣ 8♦) is set aside."),
+        rules=rules, number=number, mode=msg(MODE_LABELS[mode]), decks=state.decks, jokers=jokers, seed=seed,
+    )
+    if mode == GameSession.Mode.NORMAL and skip_phase_1:
+        log.decide(gettext_noop("Phase 1 is skipped: every card is dealt among the players; phase 2 starts."),
+                   rules=["FR-MODE-6"])
+    elif mode == GameSession.Mode.NORMAL:
+        log.decide(gettext_noop("Everyone, the Mayor included, gets 8 cards face down. Nobody may look at them "
+                                "until phase 2."), rules=["FR-MODE-2"])
+    log.flush()
+    return session
+
+
+@transaction.atomic
+def session_join(
+    *, session: GameSession, by, character: Character, method: str, per_player: int = 1,
+    return_to_phase_1: bool = False,
+) -> Seat:
+    """A late joiner (FR-MODE-9): ``method`` ``"new_deck"`` (8 random cards of a new deck; the
+    session may return to phase 1) or ``"from_players"`` (1-3 random cards from every other deck)."""
+    session = _lock(session)
+    if character.campaign_id != session.campaign_id or character.kind != Character.Kind.PROTAGONIST:
+        raise SessionError(E_NOT_PROTAGONIST % {"name": character.name})
+    if Seat.objects.filter(session=session, character=character).exists():
+        raise SessionError(E_ALREADY_PRESENT % {"name": character.name})
+    before = _engine(session)
+    rng, seed = _rng()
+    key = seat_key(character.pk)
+    try:
+        if method == "new_deck":
+            state, events = rules_session.join_with_new_deck(before, key, rng, return_to_phase_1=return_to_phase_1)
+        elif method == "from_players":
+            state, events = rules_session.join_from_players(before, key, per_player, rng)
+        else:
+            raise SessionError(E_BAD_JOIN)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    _save_state(session, state)
+    seat = Seat.objects.create(session=session, character=character, joined_late=True)
+    log = _Log(session, by, [])
+    log.cards(events, before, state)
+    if method == "new_deck":
+        log.decide(gettext_noop("%(who)s joins late with a new deck: 8 random cards of it go to their deck."),
+                   rules=["FR-MODE-9"], who=character.name, seed=seed)
+        if before.phase == 2 and state.phase == 1:
+            log.decide(gettext_noop("The rest of the new deck is the pile: the session returns to phase 1."),
+                       rules=["FR-MODE-9"])
+    else:
+        log.decide(gettext_noop("%(who)s joins late and takes %(count)s random card(s) from every other deck."),
+                   rules=["FR-MODE-9"], who=character.name, count=per_player, seed=seed)
+    log.flush()
+    return seat
+
+
+@transaction.atomic
+def phase_switch(*, session: GameSession, by) -> GameSession:
+    """The Mayor ends phase 1 (FR-MODE-5): the pile and the shared discard go to the Tesoro."""
+    session = _lock(session)
+    before = _engine(session)
+    try:
+        state, events = rules_session.switch_to_phase_2(before)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    _save_state(session, state)
+    log = _Log(session, by, [])
+    log.cards(events, before, state)
+    log.decide(gettext_noop("The Mayor ends phase 1: the pile and the shared discard go to the Tesoro. "
+                            "From now on everyone draws from their own deck."), rules=["FR-MODE-5", "FR-MODE-7"])
+    log.flush()
+    return session
+
+
+E_SESSION_BUSY = _("Finish or cancel what is still open before ending the session: %(what)s.")
+
+
+@transaction.atomic
+def session_end(*, session: GameSession, by) -> GameSession:
+    """The Mayor ends the session. Refused while a check, a fight, an exchange or a gambling game is
+    still open; the cards stay where they are, so the session's history stays readable. Ending an
+    ended session again changes nothing (a double submit)."""
+    locked = GameSession.objects.select_for_update().get(pk=session.pk)
+    if locked.status == GameSession.Status.ENDED:
+        return locked
+    open_things = [
+        label
+        for label, still_open in (
+            (gettext("a check"), locked.checks.exclude(status=Check.Status.RESOLVED).exists()),
+            (gettext("a fight"), locked.combats.filter(status=CombatRound.Status.OPEN).exists()),
+            (gettext("an exchange"), locked.exchanges.filter(status=Exchange.Status.PENDING).exists()),
+            (gettext("a gambling game"), locked.gambles.filter(status=Gamble.Status.OPEN).exists()),
+        )
+        if still_open
+    ]
+    if open_things:
+        raise SessionError(E_SESSION_BUSY % {"what": ", ".join(open_things)})
+    locked.status = GameSession.Status.ENDED
+    locked.save(update_fields=["status"])
+    log = _Log(locked, by, [])
+    log.decide(gettext_noop("The Mayor ends session %(number)s."), number=locked.number)
+    log.flush()
+    return locked
+
+
+# --- checks ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One character called to a check, with what it draws for."""
+
+    character: Character
+    trait: str
+    skill: str = ""
+    modifier: int = 0
+
+
+def _seat_for(session: GameSession, character: Character, seats: set[str]) -> str:
+    if character.campaign_id != session.campaign_id:
+        raise SessionError(E_NOT_IN_CAMPAIGN)
+    if character.kind == Character.Kind.PROTAGONIST:
+        key = seat_key(character.pk)
+        if key not in seats:
+            raise SessionError(E_NOT_PRESENT % {"name": character.name})
+        return key
+    return MAYOR_SEAT  # NPCs and minions draw from the Mayor's cards
+
+
+def count_cards(sheet: rules_characters.Character, trait: str, skill: str, modifier: int,
+                achispado_card: str | None, *, catalogue: dict | None = None) -> tuple[int, dict]:
+    """FR-CHK-1: the cards a check draws, and the breakdown shown in the feed. Equipment bonuses
+    come from the campaign's catalogue (FR-CHAR-5: the Mayor may have edited it)."""
+    base = rules_characters.trait_cards(sheet, trait, skill or None)
+    bonus = rules_characters.equipment_bonus(sheet, skill, catalogue=catalogue) if skill else 0
+    penalty = draw_penalty(health=sheet.health, morale=sheet.morale, sobriety=sheet.sobriety)
+    total = rules_checks.cards_for_check(
+        trait_score=base, equipment_bonus=bonus, health=sheet.health, morale=sheet.morale,
+        sobriety=sheet.sobriety, range_modifier=modifier, achispado_card=achispado_card,
+    )
+    return total, {"base": base, "equipment": bonus, "penalty": penalty, "modifier": modifier,
+                   "achispado": total - (base + bonus - penalty + modifier)}
+
+
+def _create_check(
+    *, session: GameSession, by, kind: str, entries: Sequence[Entry], difficulty: int | None, label: str,
+    request_key: str,
+) -> Check:
+    session = _lock(session)
+    if request_key:
+        existing = Check.objects.filter(session=session, request_key=request_key).first()
+        if existing is not None:
+            return existing  # a double submit of the same form
+    if not entries:
+        raise SessionError(E_NO_CHARACTERS)
+    if kind == Check.Kind.OPPOSED and len(entries) < 2:
+        raise SessionError(E_FEW_PARTICIPANTS)
+    state = _engine(session)
+    seats = set(state.players)
+    fresh = Character.objects.in_bulk([e.character.pk for e in entries])  # the sheets as they are now
+    entries = [Entry(fresh[e.character.pk], e.trait, e.skill, e.modifier) for e in entries]
+    rng, seed = _rng()
+    catalogue = campaign_catalogue(session.campaign)
+    try:
+        difficulty = rules_checks.check_difficulty(difficulty)
+        rows = []
+        seen = set()
+        for entry in entries:
+            character = entry.character
+            if character.pk in seen:
+                raise SessionError(E_SAME_CHARACTER_TWICE % {"name": character.name})
+            seen.add(character.pk)
+            check_trait(entry.trait)
+            seat = _seat_for(session, character, seats)
+            sheet = rules_characters.Character.from_json(character.sheet)
+            achispado = None
+            if sheet.sobriety == -1:  # FR-SOB-1: Achispado draws from the dead man's hand first
+                achispado = Card.from_uid(rules_session.draw_dead_mans_hand(state, rng, 1)[0]).code
+            count, breakdown = count_cards(sheet, entry.trait, entry.skill, entry.modifier, achispado,
+                                           catalogue=catalogue)
+            rows.append((entry, seat, count, breakdown, achispado))
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    prueba = Check.objects.create(
+        session=session, kind=kind, difficulty=difficulty, label=label[:120], request_key=request_key, created_by=by,
+    )
+    log = _Log(session, by, [])
+    for entry, seat, count, breakdown, achispado in rows:
+        participant = Participant.objects.create(
+            prueba=prueba, character=entry.character, seat=seat, trait=entry.trait, skill=entry.skill,
+            modifier=entry.modifier, cards=count, achispado_card=achispado or "",
+        )
+        what = _what(entry.trait, entry.skill)
+        if achispado:
+            log.decide(
+                gettext_noop("%(who)s is Achispado: %(card)s from the dead man's hand, %(effect)s."),
+                rules=["FR-SOB-1"], prueba=prueba, who=entry.character.name, card=Card.parse(achispado).label,
+                effect=msg(gettext_noop("one card more") if achispado.startswith("A") else gettext_noop("one card less")),
+                seed=seed,
+            )
+        log.decide(
+            gettext_noop("%(who)s is called to a %(what)s check: %(base)s from the sheet, %(equipment)s from "
+                         "equipment, −%(penalty)s from the tracks, %(modifier)s modifier = %(cards)s card(s)."),
+            rules=["FR-CHK-1"] + (["FR-OPP-1"] if kind == Check.Kind.OPPOSED else []), prueba=prueba,
+            who=entry.character.name, what=what, cards=count, **{k: v for k, v in breakdown.items() if k != "achispado"},
+        )
+        if count <= 0:
+            participant.status = Check.Status.RESOLVED if kind == Check.Kind.TRAIT else Check.Status.CHOSEN
+            participant.outcome = "failure" if kind == Check.Kind.TRAIT else ""
+            participant.save(update_fields=["status", "outcome"])
+            log.decide(gettext_noop("%(who)s would draw no card: automatic failure."), rules=["FR-CHK-1"],
+                       prueba=prueba, who=entry.character.name)
+    log.flush()
+    _refresh_check(prueba, session, by)
+    return prueba
+
+
+def _what(trait: str, skill: str) -> str:
+    name = rules_characters.TRAIT_NAMES[trait]
+    if skill:
+        name += f" ({rules_characters.SKILLS[skill].name})"
+    return name
+
+
+@transaction.atomic
+def check_request(
+    *, session: GameSession, by, characters: Sequence[Character], trait: str, skill: str = "",
+    difficulty: int | None = None, modifier: int = 0, label: str = "", request_key: str = "",
+) -> Check:
+    """The Mayor calls a trait check on one or several characters, each drawing on their own
+    (FR-CHK-1..4): cards = trait + 2 with the skill + equipment − track penalties ± modifier; an
+    Achispado character draws from the dead man's hand first (FR-SOB-1); 0 or fewer cards is an
+    automatic failure. A repeated ``request_key`` returns the check already made."""
+    entries = [Entry(c, trait, skill, modifier) for c in characters]
+    return _create_check(session=session, by=by, kind=Check.Kind.TRAIT, entries=entries, difficulty=difficulty,
+                         label=label, request_key=request_key)
+
+
+@transaction.atomic
+def opposed_request(*, session: GameSession, by, entries: Sequence[Entry], label: str = "",
+                    request_key: str = "") -> Check:
+    """The Mayor calls an opposed check: every participant with their own trait and skill
+    (FR-OPP-1); they draw, choose in secret and reveal together (:func:`check_choose`)."""
+    return _create_check(session=session, by=by, kind=Check.Kind.OPPOSED, entries=entries, difficulty=None,
+                         label=label, request_key=request_key)
+
+
+def _lock_participant(participant: Participant) -> tuple[GameSession, Participant]:
+    """Lock the session row first (every table action on a session is serialised), then reload."""
+    session_id = Check.objects.filter(pk=participant.prueba_id).values_list("session_id", flat=True).get()
+    session = _lock(GameSession(pk=session_id))
+    locked = Participant.objects.select_related("prueba", "character").get(pk=participant.pk)
+    return session, locked
+
+
+@transaction.atomic
+def check_draw(*, participant: Participant, by) -> Participant:
+    """Draw a participant's cards (FR-MODE-4, 5, 7, 8, 10, 11): from the pile in phase 1, from the
+    own deck in phase 2; a short pile takes the discard or starts phase 2 first. Drawing again is a
+    no-op (a double submit); a resolved check refuses."""
+    session, participant = _lock_participant(participant)
+    if participant.status == Check.Status.DRAWN:
+        return participant  # a double submit
+    if participant.status == Check.Status.CHOSEN:
+        raise SessionError(E_ALREADY_CHOSEN % {"name": participant.character.name})
+    if participant.status == Check.Status.RESOLVED:
+        raise SessionError(E_CHECK_RESOLVED)
+    before = _engine(session)
+    rng, seed = _rng()
+    try:
+        state, events = rules_session.draw_for_check(
+            before, participant.seat, participant.cards, participant.engine_check, rng
+        )
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    participant.drawn = list(state.pending[participant.seat][participant.engine_check]["cards"])
+    participant.drawn_by = by
+    participant.status = Check.Status.DRAWN
+    prueba = participant.prueba
+    log = _Log(session, by, [])
+    _explain_moves(log, events, prueba)
+    source = msg(gettext_noop("the pile")) if before.phase == 1 and state.phase == 1 or session.mode == "sin_gestion" \
+        else msg(gettext_noop("their own deck"))
+    if participant.seat == MAYOR_SEAT and source["_msg"] != "the pile":
+        source = msg(gettext_noop("the Mayor's deck"))
+    log.decide(gettext_noop("%(who)s draws %(count)s card(s) from %(source)s."),
+               rules=["FR-MODE-4" if source["_msg"] == "the pile" else "FR-MODE-7"], prueba=prueba,
+               who=participant.character.name, count=len(participant.drawn), source=source, seed=seed)
+    if not participant.drawn:
+        state, more = rules_session.settle_check(state, participant.seat, participant.engine_check)
+        events += more
+        _close_without_card(participant, log)
+    _save_state(session, state)
+    log.cards(events, before, state, prueba=prueba)
+    participant.save(update_fields=["drawn", "drawn_by", "status", "outcome"])
+    log.flush()
+    _refresh_check(prueba, session, by)
+    return participant
+
+
+def _close_without_card(participant: Participant, log: _Log) -> None:
+    if participant.prueba.kind == Check.Kind.TRAIT:
+        participant.status, participant.outcome = Check.Status.RESOLVED, "failure"
+    else:
+        participant.status = Check.Status.CHOSEN
+    log.decide(gettext_noop("%(who)s has no card to draw: automatic failure."), rules=["FR-CHK-1", "FR-MODE-8"],
+               prueba=participant.prueba, who=participant.character.name)
+
+
+def why(card: Card, trait: str, difficulty: int | None, outcome: str) -> dict:
+    """Why a played card gives its outcome (FR-CHK-3, FR-CHK-4), as a message."""
+    suit = TRAIT_SUIT[trait]
+    name = rules_characters.TRAIT_NAMES[trait]
+    if card.suit == suit:
+        if difficulty is not None and outcome == "partial":
+            return msg(gettext_noop("the suit of %(trait)s, but below difficulty %(difficulty)s"),
+                       trait=name, difficulty=difficulty)
+        return msg(gettext_noop("the suit of %(trait)s"), trait=name)
+    if outcome == "partial":
+        return msg(gettext_noop("the colour of %(trait)s, not its suit"), trait=name)
+    if difficulty is not None:
+        return msg(gettext_noop("with a difficulty only the suit of %(trait)s counts"), trait=name)
+    return msg(gettext_noop("not the colour of %(trait)s"), trait=name)
+
+
+@transaction.atomic
+def check_choose(*, participant: Participant, by, card: str, suit: str = "") -> Participant:
+    """Play one drawn card (FR-CHK-2); a joker takes the declared suit (FR-CARD-2).
+
+    Trait check: resolved at once (FR-CHK-3, 4) and the cards move (FR-MODE-4, 7, 10, 11).
+    Opposed check: the choice stays secret until every participant has chosen; then all reveal at
+    once and the engine decides (FR-OPP-1..5). Choosing the same card again is a no-op; another
+    card after a choice, or any card of a resolved check, is refused."""
+    session, participant = _lock_participant(participant)
+    prueba = participant.prueba
+    if suit and card in participant.drawn and not Card.from_uid(card).is_joker:
+        suit = ""  # the suit picker only matters for a joker (FR-CARD-2)
+    if participant.status in (Check.Status.CHOSEN, Check.Status.RESOLVED):
+        if participant.played and participant.played == card and (participant.declared or "") == (suit or ""):
+            return participant
+        if prueba.status == Check.Status.RESOLVED or participant.status == Check.Status.RESOLVED:
+            raise SessionError(E_CHECK_RESOLVED)
+        raise SessionError(E_ALREADY_CHOSEN % {"name": participant.character.name})
+    if participant.status == Check.Status.REQUESTED:
+        raise SessionError(E_DRAW_FIRST)
+    if card not in participant.drawn:
+        raise SessionError(E_UNKNOWN_CARD)
+    try:
+        record = rules_checks.check_open(trait=participant.trait, drawn=participant.drawn, difficulty=prueba.difficulty)
+        record, _events = rules_checks.check_choose(record, card, suit=suit or None)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    participant.played = record.played
+    participant.declared = record.declared or ""
+    log = _Log(session, by, [])
+    if prueba.kind == Check.Kind.TRAIT:
+        before = _engine(session)
+        state, events = _play(before, participant)
+        participant.status, participant.outcome = Check.Status.RESOLVED, record.outcome
+        played = Card.from_uid(record.played)
+        played = played.declare(record.declared) if record.declared else played
+        log.cards(events, before, state, prueba=prueba)
+        rules = ["FR-CHK-2", "FR-CHK-4" if prueba.difficulty else "FR-CHK-3"] + (["FR-CARD-2"] if record.declared else [])
+        log.decide(gettext_noop("%(who)s plays %(card)s for %(what)s: %(outcome)s (%(why)s)."), rules=rules,
+                   prueba=prueba, who=participant.character.name, card=played.label,
+                   what=_what(participant.trait, participant.skill), outcome=msg(OUTCOME_LABELS[record.outcome]),
+                   why=why(played, participant.trait, prueba.difficulty, record.outcome))
+        _save_state(session, state)
+        if prueba.gambles.filter(status=Gamble.Status.OPEN).exists():
+            participant.save(update_fields=["played", "declared", "status", "outcome"])
+            _banca_after_stop(session, prueba, participant, log)
+        treatment = prueba.treatments.filter(speeds__isnull=True).first()
+        if treatment is not None:
+            _treatment_result(session, treatment, played, log)
+    else:
+        participant.status = Check.Status.CHOSEN
+        log.decide(gettext_noop("%(who)s has chosen a card, face down until everyone reveals."),
+                   rules=["FR-OPP-1"], prueba=prueba, who=participant.character.name)
+    participant.save(update_fields=["played", "declared", "status", "outcome"])
+    log.flush()
+    _refresh_check(prueba, session, by)
+    return participant
+
+
+def _play(state, participant: Participant):
+    try:
+        return rules_session.play_cards(state, participant.seat, participant.engine_check, [participant.played])
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+
+
+def _reveal(prueba: Check, session: GameSession, by) -> None:
+    """FR-OPP-1..5: every chosen card is revealed at once and the engine names winner and losers."""
+    participants = list(prueba.participants.select_related("character").select_for_update())
+    before = _engine(session)
+    state, events = before, []
+    plays = {}
+    for p in participants:
+        if p.played:
+            state, more = _play(state, p)
+            events += more
+            card = Card.from_uid(p.played)
+            plays[p.pk] = (p.trait, card.declare(p.declared) if p.declared else card)
+        else:
+            plays[p.pk] = (p.trait, None)
+    results = rules_checks.opposed_outcome(plays)
+    again = rules_checks.opposed_needs_another_check(plays)
+    log = _Log(session, by, [])
+    log.cards(events, before, state, prueba=prueba)
+    shown = []
+    for p in participants:
+        p.outcome = results[p.pk]
+        p.status = Check.Status.RESOLVED
+        p.save(update_fields=["outcome", "status"])
+        card = plays[p.pk][1]
+        shown.append(f"{p.character.name} {card.label if card else '—'} ({rules_characters.TRAIT_NAMES[p.trait]})")
+    winners = [p.character.name for p in participants if p.outcome == "win"]
+    tied = [p.character.name for p in participants if p.outcome == "tie"]
+    if again:
+        log.decide(gettext_noop("Reveal: %(plays)s. Nobody played their suit or colour: Tablas, another opposed "
+                                "check is needed."), rules=["FR-OPP-5"], prueba=prueba, plays="; ".join(shown))
+    elif winners:
+        rule = "FR-OPP-2" if sum(1 for (t, c) in plays.values() if c and c.suit == TRAIT_SUIT[t]) == 1 else (
+            "FR-OPP-3" if any(c and c.suit == TRAIT_SUIT[t] for (t, c) in plays.values()) else "FR-OPP-4")
+        log.decide(gettext_noop("Reveal: %(plays)s. %(winner)s wins; the others lose."), rules=["FR-OPP-1", rule],
+                   prueba=prueba, plays="; ".join(shown), winner=winners[0])
+    else:
+        log.decide(gettext_noop("Reveal: %(plays)s. Tablas between %(tied)s; the others lose."),
+                   rules=["FR-OPP-1", "FR-OPP-3"], prueba=prueba, plays="; ".join(shown), tied=", ".join(tied))
+    _save_state(session, state)
+    log.flush()
+
+
+def _refresh_check(prueba: Check, session: GameSession, by) -> None:
+    """The check's status is its least advanced participant's; an opposed check reveals when all chose."""
+    statuses = list(prueba.participants.values_list("status", flat=True))
+    lowest = min(statuses, key=STATUS_ORDER.index)
+    if prueba.kind == Check.Kind.OPPOSED and lowest == Check.Status.CHOSEN:
+        _reveal(prueba, session, by)
+        lowest = Check.Status.RESOLVED
+        gamble = prueba.gambles.filter(status=Gamble.Status.OPEN).first()
+        if gamble is not None:
+            _contest_settle(session, gamble, prueba, by)
+    if prueba.status != lowest:
+        prueba.status = lowest
+        prueba.save(update_fields=["status"])
+
+
+TRAIT_CHOICES = [(t, rules_characters.TRAIT_NAMES[t]) for t in TRAITS]
+
+
+# --- tracks: damage, accidents, threats, drinks (the Mayor's tools) ------------------------------
+
+E_NOT_IN_SESSION = _("%(name)s is not at this session.")
+E_BAD_TRACK_CHANGE = _("Say how many levels to lose (negative) or recover (positive), not 0.")
+TRACK_LABELS = {
+    "health": gettext_noop("Salud"),
+    "morale": gettext_noop("Moral"),
+    "sobriety": gettext_noop("Sobriedad"),
+}
+ACCIDENT_LABELS = {
+    "fall": gettext_noop("a fall"),
+    "train": gettext_noop("a train"),
+    "coach": gettext_noop("a coach"),
+    "horse": gettext_noop("a horse"),
+}
+
+
+def _lock_character(session: GameSession, character: Character) -> tuple[Character, rules_characters.Character]:
+    """The character row locked, and its sheet; it must be at the session or be an NPC/minion."""
+    locked = Character.objects.select_for_update().get(pk=character.pk)
+    if locked.campaign_id != session.campaign_id:
+        raise SessionError(E_NOT_IN_CAMPAIGN)
+    if locked.kind == Character.Kind.PROTAGONIST and not Seat.objects.filter(session=session, character=locked).exists():
+        raise SessionError(E_NOT_IN_SESSION % {"name": locked.name})
+    return locked, rules_characters.Character.from_json(locked.sheet)
+
+
+def _save_sheet(character: Character, sheet: rules_characters.Character) -> None:
+    character.sheet = sheet.to_json()
+    character.save(update_fields=["sheet", "updated_at"])
+
+
+def _level_name(track: str, level: int) -> str:
+    from frontera.rules.tracks import TRACK_NAMES
+
+    return TRACK_NAMES[track][level]
+
+
+def _drunk_exchanges(session: GameSession, log: _Log, character: Character, due: list[str], rng) -> None:
+    """FR-SOB-1, FR-EXCH-5: Borracho swaps a random card with the Mayor (face down in phase 1).
+    The coma exchange waits for the Mayor's choice of the card he gives back (:func:`exchange_choose`)."""
+    if session.mode != GameSession.Mode.NORMAL or character.kind != Character.Kind.PROTAGONIST:
+        return
+    from frontera.rules import exchanges as rules_exchanges
+
+    for name in due:
+        if name == "borracho_swap":
+            before = _engine(session)
+            try:
+                state, events = rules_exchanges.drunk_swap(before, seat_key(character.pk), rng)
+            except RulesError as err:
+                raise SessionError(rules_message(err)) from err
+            _save_state(session, state)
+            log.cards(events, before, state)
+            log.decide(gettext_noop("%(who)s is Borracho: a random card of their deck swaps with a random card "
+                                    "of the Mayor's, face down."), rules=["FR-SOB-1", "FR-EXCH-5"], who=character.name)
+        elif name == "coma_exchange":
+            Exchange.objects.create(
+                session=session, kind=Exchange.Kind.COMA, first=seat_key(character.pk), second=MAYOR_SEAT,
+                first_name=character.name, second_name=gettext_noop("the Mayor"), step="give", chooser=MAYOR_SEAT,
+                seed=rng.getrandbits(62), created_by=log.actor,
+            )
+            log.decide(gettext_noop("%(who)s is En coma: a random card of theirs goes to the Mayor, who chooses "
+                                    "one of his to give back."), rules=["FR-SOB-1", "FR-EXCH-5"], who=character.name)
+
+
+@transaction.atomic
+def track_change(*, session: GameSession, by, character: Character, track: str, amount: int, note: str = "") -> Character:
+    """The Mayor changes a track by ``amount`` levels (negative loses, positive recovers), e.g.
+    damage from a hit or a ruling; clamped to the track (FR-HLT-1, FR-MOR-1, FR-SOB-1). Logged as
+    the Mayor's decision, with the Borracho swap when sobriety drops to it (FR-SOB-1)."""
+    session = _lock(session)
+    character, sheet = _lock_character(session, character)
+    if not isinstance(amount, int) or amount == 0:
+        raise SessionError(E_BAD_TRACK_CHANGE)
+    try:
+        before = sheet.track(track)
+        sheet = (rules_characters.lose_levels(sheet, track, -amount) if amount < 0
+                 else rules_characters.recover_levels(sheet, track, amount))
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    after = sheet.track(track)
+    _save_sheet(character, sheet)
+    log = _Log(session, by, [])
+    rule = {"health": "FR-HLT-1", "morale": "FR-MOR-1", "sobriety": "FR-SOB-1"}[track]
+    log.decide(gettext_noop("The Mayor changes %(who)s's %(track)s: %(before)s → %(after)s%(note)s."), rules=[rule],
+               who=character.name, track=msg(TRACK_LABELS[track]), before=_level_name(track, before),
+               after=_level_name(track, after), note=f" ({note.strip()[:120]})" if note.strip() else "")
+    if track == "sobriety":
+        from frontera.rules.tracks import exchanges_due
+
+        rng, _seed = _rng()
+        _drunk_exchanges(session, log, character, exchanges_due(before, after, mode=session.mode,
+                                                               protagonist=character.kind == "protagonist"), rng)
+    log.flush()
+    return character
+
+
+@transaction.atomic
+def accident(*, session: GameSession, by, character: Character, cause: str, metres: int | None = None,
+             agility: str | None = None) -> Character:
+    """A fall (1 level per 5 m) or being run over (train 4, coach or horse 2), reduced by a Músculo
+    (Agilidad) outcome (Éxito 2, Éxito parcial 1) (FR-HLT-4)."""
+    from frontera.rules.tracks import accident_damage
+
+    session = _lock(session)
+    character, sheet = _lock_character(session, character)
+    try:
+        damage = accident_damage(cause, metres=metres, agility=agility or None)
+        before = sheet.health
+        sheet = rules_characters.lose_levels(sheet, "health", damage) if damage else sheet
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    _save_sheet(character, sheet)
+    log = _Log(session, by, [])
+    log.decide(gettext_noop("%(who)s suffers %(cause)s: %(damage)s level(s) of Salud lost, %(before)s → %(after)s."),
+               rules=["FR-HLT-4", "FR-HLT-1"], who=character.name, cause=msg(ACCIDENT_LABELS.get(cause, cause)),
+               damage=damage, before=_level_name("health", before), after=_level_name("health", sheet.health))
+    log.flush()
+    return character
+
+
+@transaction.atomic
+def threat(*, session: GameSession, by, character: Character) -> Character:
+    """FR-MOR-3: the Mayor draws a random card; above the character's Confianza it costs 1 level of
+    Moral. RULING (docs/sessions.md): the card is drawn like the Mayor's own one-card check and
+    played, so it moves like any played card and the deck keeps its count."""
+    from frontera.rules.tracks import threat as rules_threat
+
+    session = _lock(session)
+    character, sheet = _lock_character(session, character)
+    before_state = _engine(session)
+    rng, seed = _rng()
+    check_id = f"t{secrets.token_hex(4)}"
+    try:
+        state, events = rules_session.draw_for_check(before_state, MAYOR_SEAT, 1, check_id, rng)
+        drawn = rules_session.drawn_cards(state, MAYOR_SEAT, check_id)
+        if not drawn:
+            state, more = rules_session.settle_check(state, MAYOR_SEAT, check_id)
+            events += more
+            raise SessionError(_("The Mayor has no card to draw for the threat."))
+        state, more = rules_session.play_cards(state, MAYOR_SEAT, check_id, drawn)
+        events += more
+        card = Card.from_uid(drawn[0])
+        before = sheet.morale
+        after = rules_threat(before, card.declare("S") if card.is_joker else card, confianza=sheet.confianza)
+        sheet = rules_characters.lose_levels(sheet, "morale", before - after) if after != before else sheet
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    _save_state(session, state)
+    _save_sheet(character, sheet)
+    log = _Log(session, by, [])
+    _explain_moves(log, events, None)
+    log.cards(events, before_state, state)
+    log.decide(gettext_noop("The Mayor threatens %(who)s: %(card)s (%(value)s) against Confianza %(confianza)s → "
+                            "%(result)s."), rules=["FR-MOR-3"], who=character.name, card=card.label,
+               value=card.value, confianza=sheet.confianza, seed=seed,
+               result=msg(gettext_noop("one level of Moral lost")) if after != before
+               else msg(gettext_noop("no effect")))
+    log.flush()
+    return character
+
+
+@transaction.atomic
+def drink(*, session: GameSession, by, character: Character) -> Character:
+    """One more drink of heavy drinking (FR-SOB-3): the alcohol level rises, the automatic level
+    applies, a dead man's hand is drawn when due; Borracho swaps a card with the Mayor (FR-SOB-1)."""
+    from frontera.rules import tracks as rules_tracks
+
+    session = _lock(session)
+    character, sheet = _lock_character(session, character)
+    alcohol = session.tallies.setdefault("alcohol", {})
+    rng, seed = _rng()
+    try:
+        tally = rules_tracks.heavy_drinking(aguante=sheet.aguante, sobriety=sheet.sobriety,
+                                            alcohol=alcohol.get(str(character.pk), 0), kind=character.kind,
+                                            mode=session.mode)
+        tally, events = rules_tracks.heavy_drink(tally, rng=rng)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    event = events[0]
+    alcohol[str(character.pk)] = tally["alcohol"]
+    session.save(update_fields=["tallies"])
+    before, after = event["sobriety"]["from"], event["sobriety"]["to"]
+    sheet = rules_characters.lose_levels(sheet, "sobriety", before - after) if after != before else sheet
+    _save_sheet(character, sheet)
+    log = _Log(session, by, [])
+    dmh = ""
+    if event["dmh"]:
+        drawn = [(Card.from_uid(c) if ":" in c else Card.parse(c)).label for c in event["dmh"].get("drawn", [])]
+        dmh = " · " + " ".join(drawn)
+    log.decide(gettext_noop("%(who)s drinks (alcohol %(alcohol)s, Aguante %(aguante)s)%(dmh)s: %(before)s → %(after)s."),
+               rules=["FR-SOB-3"], who=character.name, alcohol=tally["alcohol"], aguante=sheet.aguante, dmh=dmh,
+               before=_level_name("sobriety", before), after=_level_name("sobriety", after), seed=seed)
+    _drunk_exchanges(session, log, character, event["due"], rng)
+    log.flush()
+    return character
+
+
+@transaction.atomic
+def dead_mans_hand(*, session: GameSession, by, character: Character, count: int = 1) -> str:
+    """FR-CHK-6: draw 1 card of the dead man's hand (2 if the Mayor allows, keeping the better):
+    an Ace gives the better outcome, an 8 the worse. Nothing moves; the cards are public."""
+    session = _lock(session)
+    character, _sheet = _lock_character(session, character)
+    state = _engine(session)
+    rng, seed = _rng()
+    try:
+        drawn = rules_session.draw_dead_mans_hand(state, rng, count)
+        result = dead_mans_hand_result([Card.from_uid(u) for u in drawn])
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    log = _Log(session, by, [])
+    log.decide(gettext_noop("Dead man's hand for %(who)s: %(cards)s → %(result)s."), rules=["FR-CHK-6"],
+               who=character.name, cards=" ".join(Card.from_uid(u).label for u in drawn), seed=seed,
+               result=msg(gettext_noop("the better outcome") if result == "better" else gettext_noop("the worse outcome")))
+    log.flush()
+    return result
+
+
+@transaction.atomic
+def rest(*, session: GameSession, by, character: Character, hours: int) -> Character:
+    """Con desgaste (FR-MODE-11): each hour of rest returns 8 random discarded cards to the deck."""
+    session = _lock(session)
+    character, _sheet = _lock_character(session, character)
+    if character.kind != Character.Kind.PROTAGONIST:
+        raise SessionError(E_NOT_PROTAGONIST % {"name": character.name})
+    before = _engine(session)
+    rng, seed = _rng()
+    try:
+        state, events = rules_session.rest(before, seat_key(character.pk), hours, rng)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    _save_state(session, state)
+    log = _Log(session, by, [])
+    log.cards(events, before, state)
+    log.decide(gettext_noop("%(who)s rests %(hours)s hour(s): %(count)s discarded card(s) back into their deck."),
+               rules=["FR-MODE-11"], who=character.name, hours=hours, count=len(events), seed=seed)
+    log.flush()
+    return character
+
+
+# --- combat rounds (FR-CMB) ------------------------------------------------------------------------
+
+E_COMBAT_OPEN = _("A fight is already going on: end it first.")
+E_NOT_IN_COMBAT = _("%(name)s is not in this fight.")
+E_COMBAT_ENDED = _("This fight has ended.")
+E_NO_CARDS_CHOSEN = _("Choose at least one card to play.")
+E_ONE_SIDE = _("A fight needs characters on two sides.")
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """A character entering a fight, on a side, with its starting cover."""
+
+    character: Character
+    side: str
+    cover: str = "exposed"
+
+
+def _weapons(sheet: rules_characters.Character, catalogue: dict) -> tuple[list[dict], int, bool]:
+    """The sheet's weapons as the combat engine wants them, with the campaign's figures
+    (FR-CHAR-5), thrown weapons carried, and whether a knife holster is worn."""
+    weapons, thrown = [], 0
+    for item_id, quantity in sheet.equipment.items():
+        try:
+            entry = rules_characters.item(item_id, catalogue=catalogue)
+        except RulesError:
+            continue
+        if entry.get("category") != "weapon":
+            continue
+        tags = entry.get("tags", [])
+        weapons.append({"name": item_id, "kind": entry["kind"], "damage": entry.get("damage") or 0,
+                        "bands": entry.get("range") or None, "lasso": "grapple" in tags,
+                        "whip": "multi_attack" in tags, "knife": "knife" in tags})
+        if entry["kind"] == "thrown" and not ({"grapple", "multi_attack"} & set(tags)):
+            thrown += quantity
+    holster = any("holster" in key or key == "funda_de_cuchillos" for key in sheet.equipment)
+    return weapons, thrown, holster
+
+
+def _combatant_spec(fighter: Fighter, catalogue: dict) -> dict:
+    sheet = rules_characters.Character.from_json(fighter.character.sheet)
+    weapons, thrown, holster = _weapons(sheet, catalogue)
+    try:
+        penalty = draw_penalty(health=sheet.health, morale=sheet.morale, sobriety=sheet.sobriety)
+    except RulesError:
+        penalty = 0  # cannot act at all: the engine knows it from the tracks
+    return {
+        "key": combat_key(fighter.character.pk), "side": fighter.side, "aguante": sheet.aguante,
+        "is_npc": fighter.character.kind != Character.Kind.PROTAGONIST,
+        "traits": sheet.traits, "cards": sheet.cards_per_check if sheet.traits is None else None,
+        "skills": list(sheet.skills), "confianza": sheet.confianza, "weapons": weapons, "thrown": thrown,
+        "knife_holster": holster, "penalty": penalty, "health": sheet.health, "morale": sheet.morale,
+        "cover": fighter.cover,
+    }
+
+
+def _combat_message(err: RulesError, combat: CombatRound | None) -> str:
+    """An engine error with combatant keys (``k12``) replaced by the characters' names."""
+    names = _fighter_names(combat) if combat is not None and combat.pk else {}
+
+    def named(value):
+        return re.sub(r"\bk\d+\b", lambda m: names.get(m.group(0), m.group(0)), value) if isinstance(value, str) else value
+
+    text = gettext(err.template)
+    return text % {k: named(v) for k, v in err.params.items()} if err.params else text
+
+
+def _lock_combat(combat: CombatRound) -> tuple[GameSession, CombatRound]:
+    session = _lock(GameSession(pk=combat.session_id))
+    combat = CombatRound.objects.get(pk=combat.pk)
+    if combat.status != CombatRound.Status.OPEN:
+        raise SessionError(E_COMBAT_ENDED)
+    return session, combat
+
+
+def _fighter_names(combat: CombatRound) -> dict[str, str]:
+    ids = [int(key[1:]) for key in combat.state["combatants"]]
+    return {combat_key(pk): name for pk, name in Character.objects.filter(pk__in=ids).values_list("pk", "name")}
+
+
+@transaction.atomic
+def combat_start(*, session: GameSession, by, fighters: Sequence[Fighter]) -> CombatRound:
+    """A fight begins (FR-CMB-1): every fighter with its side and cover; turn 1."""
+    session = _lock(session)
+    if CombatRound.objects.filter(session=session, status=CombatRound.Status.OPEN).exists():
+        raise SessionError(E_COMBAT_OPEN)
+    fresh = Character.objects.in_bulk([f.character.pk for f in fighters])
+    fighters = [Fighter(fresh[f.character.pk], f.side, f.cover) for f in fighters]
+    if len({f.side for f in fighters}) < 2:
+        raise SessionError(E_ONE_SIDE)
+    state = _engine(session)
+    for fighter in fighters:
+        _seat_for(session, fighter.character, set(state.players))
+    try:
+        catalogue = campaign_catalogue(session.campaign)
+        round_state = rules_combat.new_round([_combatant_spec(f, catalogue) for f in fighters])
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    combat = CombatRound.objects.create(session=session, state=round_state, created_by=by)
+    log = _Log(session, by, [])
+    log.decide(gettext_noop("A fight begins: %(sides)s. NPCs declare and draw first; everyone chooses in secret."),
+               rules=["FR-CMB-1"], sides=" vs ".join(
+                   ", ".join(f.character.name for f in fighters if f.side == side)
+                   for side in dict.fromkeys(f.side for f in fighters)))
+    log.flush()
+    return combat
+
+
+@transaction.atomic
+def combat_declare(*, combat: CombatRound, by, character: Character, technique: str, target: Character | None = None,
+                   band: str = "adyacente", weapon: str = "", special: str = "", bonus: int = 0,
+                   targets: Sequence[Character] = (), move_band: str = "", move_cover: str = "") -> CombatRound:
+    """Declare before drawing: an attack (technique, weapon, one or several targets at range
+    ``band``, Apresar or Asustar as ``special``) or ``"move"`` (move only, no cards), and where the
+    fighter goes: ``move_band`` (adyacente with an action, up to corto when only moving) and
+    ``move_cover`` (the cover taken, applied at the end of the turn) (FR-CMB-1, -2, -3, -4, -6, -9,
+    -10, -11, -13, -14). NPCs declare and draw before the players (the engine refuses otherwise)."""
+    session, combat = _lock_combat(combat)
+    key = combat_key(character.pk)
+    chosen = list(targets) or ([target] if target is not None else [])
+    target_keys = list(dict.fromkeys(combat_key(t.pk) for t in chosen))
+    names = _fighter_names(combat)
+    for who, who_key in [(character, key), *((t, combat_key(t.pk)) for t in chosen)]:
+        if who_key not in names:
+            raise SessionError(E_NOT_IN_COMBAT % {"name": who.name})
+    move = None
+    if move_band or move_cover:
+        move = {"band": move_band or "adyacente"}
+        if move_cover:
+            move["cover"] = move_cover
+    try:
+        if technique == "move":
+            state, _events = rules_combat.declare(combat.state, key, action="move", move=move)
+        else:
+            if not target_keys:
+                raise SessionError(E_NO_TARGET)
+            state, _events = rules_combat.declare(combat.state, key, technique=technique, weapon=weapon or None,
+                                                  targets={t: band for t in target_keys}, special=special or None,
+                                                  bonus=bonus, move=move)
+    except RulesError as err:
+        raise SessionError(_combat_message(err, combat)) from err
+    combat.state = state
+    combat.save(update_fields=["state"])
+    log = _Log(session, by, [])
+    if technique == "move":
+        log.decide(gettext_noop("Turn %(turn)s: %(who)s only moves."), rules=["FR-CMB-2"], turn=combat.turn,
+                   who=names[key])
+    else:
+        rules = ["FR-CMB-1", "FR-CMB-4"] + (["FR-CMB-6"] if len(target_keys) > 1 else []) + (
+            ["FR-CMB-13"] if special == "apresar" else ["FR-CMB-14"] if special == "asustar" else [])
+        log.decide(gettext_noop("Turn %(turn)s: %(who)s declares %(technique)s%(special)s against %(target)s "
+                                "(%(band)s), %(cards)s card(s)."), rules=rules, turn=combat.turn,
+                   who=names[key], technique=technique, target=", ".join(names[t] for t in target_keys), band=band,
+                   special=f" ({special.capitalize()})" if special else "", cards=state["required"][key])
+    if move:
+        log.decide(gettext_noop("%(who)s will move (%(band)s)%(cover)s at the end of the turn."),
+                   rules=["FR-CMB-2", "FR-CMB-3"] + (["FR-CMB-9"] if move_cover else []), who=names[key],
+                   band=move["band"], cover=msg(gettext_noop(", %(cover)s"),
+                                                 cover=msg(COVER_LABELS[move_cover])) if move_cover else "")
+    log.flush()
+    return combat
+
+
+COVER_LABELS = {"exposed": gettext_noop("exposed"), "partial": gettext_noop("partial cover"),
+                "total": gettext_noop("total cover")}
+E_NO_TARGET = _("Choose a target.")
+
+
+@transaction.atomic
+def combat_reveal(*, combat: CombatRound, by) -> CombatRound:
+    """The Mayor reveals when everyone is ready (normally automatic after the last choice)."""
+    session, combat = _lock_combat(combat)
+    if combat.state.get("revealed"):
+        return combat
+    _combat_reveal(session, combat, by)
+    return combat
+
+
+@transaction.atomic
+def combat_draw(*, combat: CombatRound, by, character: Character) -> CombatRound:
+    """Draw the declared number of cards from the character's cards in the session (FR-CMB-1,
+    FR-MODE-4, 7) and hand them in to the fight."""
+    session, combat = _lock_combat(combat)
+    key = combat_key(character.pk)
+    if key in combat.state.get("hands", {}):
+        return combat  # a double submit
+    try:
+        count = rules_combat.cards_to_draw(combat.state, key)
+    except RulesError as err:
+        raise SessionError(_combat_message(err, combat)) from err
+    before = _engine(session)
+    seat = _seat_for(session, character, set(before.players))
+    rng, seed = _rng()
+    check_id = f"r{combat.pk}t{combat.turn}{key}"
+    try:
+        state, events = rules_session.draw_for_check(before, seat, count, check_id, rng)
+        drawn = rules_session.drawn_cards(state, seat, check_id)
+        round_state, _events = rules_combat.hand_in(combat.state, key, drawn)
+    except RulesError as err:
+        raise SessionError(_combat_message(err, combat)) from err
+    _save_state(session, state)
+    combat.state = round_state
+    combat.save(update_fields=["state"])
+    log = _Log(session, by, [])
+    _explain_moves(log, events, None)
+    log.cards(events, before, state)
+    log.decide(gettext_noop("%(who)s draws %(count)s card(s) for the fight."), rules=["FR-CMB-1"],
+               who=character.name, count=len(drawn), seed=seed)
+    log.flush()
+    return combat
+
+
+@transaction.atomic
+def combat_choose(*, combat: CombatRound, by, character: Character, cards: Sequence[str], suit: str = "",
+                  targets: dict | None = None) -> CombatRound:
+    """Choose in secret the card(s) to play, each at its target (``targets``: card uid → character;
+    optional when one target was declared) (FR-CHK-2, FR-CMB-1, FR-CMB-6); a joker takes ``suit``. When every fighter who can act is ready, all reveal at once
+    (:func:`combat_reveal`)."""
+    session, combat = _lock_combat(combat)
+    key = combat_key(character.pk)
+    if key in combat.state.get("plays", {}):
+        if sorted(p["card"] for p in combat.state["plays"][key]) == sorted(cards):
+            return combat  # a double submit
+    if not cards:
+        raise SessionError(E_NO_CARDS_CHOSEN)
+    aims = {uid: combat_key(t.pk) for uid, t in (targets or {}).items() if t is not None}
+    plays = [{"card": uid, "suit": (suit or None) if uid.split(":")[1].startswith("JK") else None,
+              **({"target": aims[uid]} if uid in aims else {})} for uid in cards]
+    try:
+        state, _events = rules_combat.choose(combat.state, key, plays)
+    except RulesError as err:
+        raise SessionError(_combat_message(err, combat)) from err
+    combat.state = state
+    combat.save(update_fields=["state"])
+    log = _Log(session, by, [])
+    log.decide(gettext_noop("%(who)s has locked in, face down."), rules=["FR-CMB-1"], who=character.name)
+    log.flush()
+    if rules_combat.phase(state) == "reveal":
+        _combat_reveal(session, combat, by)
+    return combat
+
+
+def _combat_reveal(session: GameSession, combat: CombatRound, by) -> None:
+    """FR-CMB-1, -5, -7, -8, -9, -13, -14: one reveal for all; every hit explained; tracks updated;
+    played cards move like a check's, unchosen ones go back where unchosen cards go."""
+    try:
+        state, _events = rules_combat.reveal(combat.state)
+    except RulesError as err:
+        raise SessionError(_combat_message(err, combat)) from err
+    names = _fighter_names(combat)
+    before = _engine(session)
+    deck_state, moves = before, []
+    for key, hand in state["hands"].items():
+        character_id = int(key[1:])
+        seat = seat_key(character_id) if seat_key(character_id) in before.players else MAYOR_SEAT
+        check_id = f"r{combat.pk}t{combat.turn}{key}"
+        if check_id not in deck_state.pending.get(seat, {}):
+            continue
+        played = [p["card"] for p in state["plays"].get(key, [])]
+        if played:
+            deck_state, more = rules_session.play_cards(deck_state, seat, check_id, played)
+        else:
+            deck_state, more = rules_session.settle_check(deck_state, seat, check_id)
+        moves += more
+    _save_state(session, deck_state)
+    combat.state = state
+    combat.save(update_fields=["state"])
+    log = _Log(session, by, [])
+    log.cards(moves, before, deck_state)
+    for rec in state["result"]["plays"]:
+        params = {k: (names.get(v, v) if k == "target" else v) for k, v in rec["explain"]["params"].items()}
+        log.decide(gettext_noop("%(who)s → %(target)s: %(explain)s"), rules=["FR-CMB-5", "FR-CMB-8"],
+                   who=names[rec["attacker"]], target=names[rec["target"]],
+                   explain=msg(rec["explain"]["template"], **params))
+    for key, totals in state["result"]["targets"].items():
+        character = Character.objects.select_for_update().get(pk=int(key[1:]))
+        sheet = rules_characters.Character.from_json(character.sheet)
+        sheet = dataclass_replace(sheet, health=totals["health_after"], morale=totals["morale_after"])
+        _save_sheet(character, sheet)
+        if (totals["health_after"], totals["morale_after"]) != (totals["health_before"], totals["morale_before"]):
+            log.decide(gettext_noop("%(who)s: Salud %(health_before)s → %(health_after)s, Moral %(morale_before)s → "
+                                    "%(morale_after)s."), rules=["FR-HLT-1", "FR-MOR-1"], who=names[key],
+                       health_before=_level_name("health", totals["health_before"]),
+                       health_after=_level_name("health", totals["health_after"]),
+                       morale_before=_level_name("morale", totals["morale_before"]),
+                       morale_after=_level_name("morale", totals["morale_after"]))
+    log.flush()
+
+
+@transaction.atomic
+def combat_next_turn(*, combat: CombatRound, by) -> CombatRound:
+    """The next turn (FR-CMB-3): moves and cover apply, penalties carry; on turn 5 and every 5th
+    each fighter who can act draws a dead man's hand for jams (FR-CMB-12): an 8 loses the turn."""
+    session, combat = _lock_combat(combat)
+    try:
+        state, _events = rules_combat.next_turn(combat.state)
+        names = _fighter_names(combat)
+        rng, seed = _rng()
+        log = _Log(session, by, [])
+        if rules_combat.jam_turn(state["turn"]):
+            deck = _engine(session)
+            for key in list(state["combatants"]):
+                if rules_combat.phase(state) != "jams":
+                    break
+                if key in state["jams"]:
+                    continue
+                try:
+                    card = rules_session.draw_dead_mans_hand(deck, rng, 1)[0]
+                    state, _ev = rules_combat.submit_jam(state, key, card)
+                except RulesError:
+                    continue  # this fighter cannot act: no jam draw
+                log.decide(gettext_noop("Jams, turn %(turn)s: %(who)s draws %(card)s → %(result)s."),
+                           rules=["FR-CMB-12"], turn=state["turn"], who=names[key], card=Card.from_uid(card).label,
+                           result=msg(gettext_noop("keeps shooting") if Card.from_uid(card).rank == "A"
+                                      else gettext_noop("loses the turn")), seed=seed)
+    except RulesError as err:
+        raise SessionError(_combat_message(err, combat)) from err
+    combat.state = state
+    combat.turn = state["turn"]
+    combat.save(update_fields=["state", "turn"])
+    log.decide(gettext_noop("Turn %(turn)s of the fight."), rules=["FR-CMB-3"], turn=combat.turn)
+    log.flush()
+    return combat
+
+
+@transaction.atomic
+def combat_end(*, combat: CombatRound, by) -> CombatRound:
+    """The Mayor ends the fight; open draws go back where unchosen cards go."""
+    session, combat = _lock_combat(combat)
+    before = _engine(session)
+    state, moves = before, []
+    for seat, checks in before.pending.items():
+        for check_id in list(checks):
+            if check_id.startswith(f"r{combat.pk}t"):
+                state, more = rules_session.settle_check(state, seat, check_id)
+                moves += more
+    _save_state(session, state)
+    combat.status = CombatRound.Status.ENDED
+    combat.save(update_fields=["status"])
+    log = _Log(session, by, [])
+    log.cards(moves, before, state)
+    log.decide(gettext_noop("The fight is over."), rules=["FR-CMB-1"])
+    log.flush()
+    return combat
+
+
+# --- card exchanges (FR-EXCH, Normal mode only) ----------------------------------------------------
+
+E_BAD_EXCHANGE = _("Choose a kind of exchange.")
+E_EXCHANGE_TWO = _("An exchange needs two different sides.")
+E_EXCHANGE_CLOSED = _("This exchange is already settled.")
+E_NOT_YOUR_CHOICE = _("This choice is not yours to make.")
+E_PICK_ONE = _("Choose exactly one card.")
+E_PICK_DUEL = _("Choose up to 2 cards.")
+E_PICK_GIVE = _("Choose exactly %(count)s card(s) to give back.")
+E_PICK_UNKNOWN = _("Choose among the cards offered.")
+E_STILL_PLAYING = _("%(name)s is still in an open check or fight: finish it first.")
+E_CHOICE_STALE = _("The cards changed meanwhile: the exchange starts its choices again.")
+
+# kind → its steps, each (step, who chooses: "first" | "second" | "mayor", whose cards: "first" | "second")
+EXCHANGE_STEPS = {
+    Exchange.Kind.BET: [("take", "first", "second"), ("give", "first", "first")],
+    Exchange.Kind.CHEAT: [("take", "first", "second")],
+    Exchange.Kind.DUEL: [("take", "first", "second"), ("give", "first", "first")],
+    Exchange.Kind.TREASURE_SWAP: [("give", "first", "first"), ("give_b", "second", "second")],
+    Exchange.Kind.COMA: [("give", "second", "second")],
+}
+EXCHANGE_RULES = {
+    Exchange.Kind.BET: ["FR-EXCH-2", "FR-EXCH-7"], Exchange.Kind.BET_TIE: ["FR-EXCH-2"],
+    Exchange.Kind.CHEAT: ["FR-EXCH-2", "FR-GMB-6", "FR-EXCH-7"], Exchange.Kind.DUEL: ["FR-EXCH-3", "FR-EXCH-7"],
+    Exchange.Kind.DUEL_TIE: ["FR-EXCH-3"], Exchange.Kind.TREASURE_TAKE: ["FR-EXCH-6", "FR-MODE-4"],
+    Exchange.Kind.TREASURE_SWAP: ["FR-EXCH-6"], Exchange.Kind.DEATH: ["FR-EXCH-4"],
+    Exchange.Kind.COMA: ["FR-SOB-1", "FR-EXCH-5"],
+}
+
+
+def _step_spec(exchange: Exchange) -> tuple[str, str, str]:
+    for spec in EXCHANGE_STEPS[exchange.kind]:
+        if spec[0] == exchange.step:
+            return spec
+    raise SessionError(E_EXCHANGE_CLOSED)
+
+
+def _side(exchange: Exchange, which: str) -> str:
+    return exchange.first if which == "first" else exchange.second
+
+
+def exchange_choices(state: rules_session.Session, exchange: Exchange, actor: str) -> list[dict]:
+    """What the chooser of the current step may pick, as ``actor`` (the chooser, or the Mayor acting
+    for a player without a phone) may see it: ``{"value", "uid" or None}``. A card is offered by
+    face only if the engine lets both the chooser and the actor see it (FR-EXCH-7, FR-MODE-2);
+    the others are offered face down by position, in an order that says nothing about them."""
+    _step, chooser, owner = _step_spec(exchange)
+    chooser_seat = _side(exchange, chooser)
+    owned = rules_session.owned_cards(state, _side(exchange, owner))
+    visible = _visible(state, chooser_seat) & _visible(state, actor)
+    shown = sorted((u for u in owned if u in visible), key=rules_session.card_sort_key)
+    hidden = sorted((u for u in owned if u not in visible), key=rules_session.card_sort_key)
+    random.Random(f"{exchange.seed}:{exchange.step}:{actor}").shuffle(hidden)
+    return [{"value": u, "uid": u} for u in shown] + [{"value": f"#{i + 1}", "uid": None, "hidden": u}
+                                                      for i, u in enumerate(hidden)]
+
+
+def exchange_actor(exchange: Exchange, session: GameSession, by) -> str:
+    """Who ``by`` acts as for the current step: the chooser's own player, else the Mayor (for a
+    player without a phone, or for himself); anybody else is refused."""
+    from frontera.campaigns.permissions import is_mayor_of
+
+    _step, chooser, _owner = _step_spec(exchange)
+    seat = _side(exchange, chooser)
+    if seat != MAYOR_SEAT and Seat.objects.filter(session=session, character_id=int(seat[1:]),
+                                                  character__owner=by).exists():
+        return seat
+    if is_mayor_of(by, session.campaign):
+        return MAYOR_SEAT
+    raise SessionError(E_NOT_YOUR_CHOICE)
+
+
+def _party(session: GameSession, character: Character, seats: set[str]) -> tuple[str, str]:
+    return _seat_for(session, character, seats), character.name
+
+
+def _check_not_playing(session: GameSession, character: Character) -> None:
+    busy = Participant.objects.filter(prueba__session=session, character=character).exclude(
+        status=Check.Status.RESOLVED).exclude(prueba__status=Check.Status.RESOLVED).exists()
+    busy = busy or any(combat_key(character.pk) in c.state.get("combatants", {})
+                       for c in CombatRound.objects.filter(session=session, status=CombatRound.Status.OPEN))
+    if busy:
+        raise SessionError(E_STILL_PLAYING % {"name": character.name})
+
+
+@transaction.atomic
+def exchange_start(*, session: GameSession, by, kind: str, first: Character, second: Character | None = None,
+                   count: int = 1, request_key: str = "") -> Exchange:
+    """The Mayor starts a card exchange (Normal mode only, FR-EXCH-1):
+
+    - ``bet`` (FR-EXCH-2): ``first`` won against ``second``; ``first`` chooses a card of the loser's
+      deck to keep, then one of their own to give. ``bet_tie``: each takes a random card of the other.
+    - ``cheat`` (FR-EXCH-2, FR-GMB-6): ``first`` caught ``second`` cheating; ``first`` takes one, gives none.
+    - ``duel`` (FR-EXCH-3): ``first`` won; takes up to 2, gives back as many. ``duel_tie``: 2 random each way.
+    - ``treasure_take`` (FR-EXCH-6): ``first`` keeps ``count`` random treasure card(s), unseen in phase 1.
+      ``treasure_swap``: ``first`` and ``second`` each choose one of their own cards to swap.
+    - ``death`` (FR-EXCH-4): ``first`` leaves the game; all their cards go to the treasure.
+
+    Choices are made with :func:`exchange_choose` by the chooser (on their phone) or the Mayor.
+    A repeated ``request_key`` returns the exchange already made."""
+    from frontera.rules import exchanges as rules_exchanges
+
+    session = _lock(session)
+    if request_key:
+        existing = Exchange.objects.filter(session=session, request_key=request_key).first()
+        if existing is not None:
+            return existing
+    if kind not in Exchange.Kind.values or kind == Exchange.Kind.COMA:
+        raise SessionError(E_BAD_EXCHANGE)
+    before = _engine(session)
+    seats = set(before.players)
+    a, a_name = _party(session, first, seats)
+    b, b_name = ("", "")
+    single = kind in (Exchange.Kind.TREASURE_TAKE, Exchange.Kind.DEATH)
+    if not single:
+        if second is None:
+            raise SessionError(E_EXCHANGE_TWO)
+        b, b_name = _party(session, second, seats)
+        if a == b:
+            raise SessionError(E_EXCHANGE_TWO)
+    if kind in (Exchange.Kind.BET_TIE, Exchange.Kind.DUEL_TIE) or kind in EXCHANGE_STEPS:
+        try:
+            rules_exchanges.exchange_options(before, a)  # Normal mode and both players, or a clear error
+            rules_exchanges.exchange_options(before, b)
+        except RulesError as err:
+            raise SessionError(rules_message(err)) from err
+        if kind == Exchange.Kind.TREASURE_SWAP:
+            for character in (first, second):
+                if character.kind != Character.Kind.PROTAGONIST:
+                    raise SessionError(E_NOT_PROTAGONIST % {"name": character.name})
+        log = _Log(session, by, [])
+        exchange = _exchange_open(session, by, log, kind, a, a_name, b, b_name, request_key=request_key)
+        log.flush()
+        return exchange
+    rng, seed = _rng()
+    exchange = Exchange(session=session, kind=kind, first=a, second=b, first_name=a_name, second_name=b_name,
+                        seed=seed, request_key=request_key, created_by=by, status=Exchange.Status.DONE)
+    log = _Log(session, by, [])
+    rules = EXCHANGE_RULES[kind]
+    try:
+        if kind == Exchange.Kind.TREASURE_TAKE:
+            state, events = rules_exchanges.treasure_take(before, a, rng, count)
+            log.decide(gettext_noop("%(a)s keeps %(count)s random card(s) of the Tesoro."), rules=rules, a=a_name,
+                       count=len(events), seed=seed)
+        else:  # death
+            if first.kind != Character.Kind.PROTAGONIST:
+                raise SessionError(E_NOT_PROTAGONIST % {"name": first.name})
+            _check_not_playing(session, first)
+            rules_session.check_mode(before, rules_session.NORMAL)
+            state, events = rules_session.leave_game(before, a)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    _save_state(session, state)
+    log.cards(events, before, state)
+    if kind == Exchange.Kind.DEATH:
+        Seat.objects.filter(session=session, character=first).delete()
+        Exchange.objects.filter(session=session, status=Exchange.Status.PENDING).filter(
+            models_q_side(a)).update(status=Exchange.Status.CANCELLED)
+        log.decide(gettext_noop("%(a)s dies and leaves the game: all %(count)s of their cards go to the Tesoro."),
+                   rules=rules, a=a_name, count=len(events))
+    exchange.save()
+    log.flush()
+    return exchange
+
+
+def _exchange_open(session: GameSession, by, log: _Log, kind: str, a: str, a_name: str, b: str, b_name: str,
+                   *, request_key: str = "") -> Exchange:
+    """Open a bet, cheat, duel or treasure-swap exchange waiting for its first choice, or do a tie's
+    random swap at once. Call while holding the session lock; ``a``/``b`` are engine players."""
+    from frontera.rules import exchanges as rules_exchanges
+
+    rng, seed = _rng()
+    exchange = Exchange(session=session, kind=kind, first=a, second=b, first_name=a_name, second_name=b_name,
+                        seed=seed, request_key=request_key, created_by=by)
+    rules = EXCHANGE_RULES[kind]
+    shown_b = msg(b_name) if b == MAYOR_SEAT else b_name
+    shown_a = msg(a_name) if a == MAYOR_SEAT else a_name
+    if kind in (Exchange.Kind.BET_TIE, Exchange.Kind.DUEL_TIE):
+        before = _engine(session)
+        try:
+            if kind == Exchange.Kind.BET_TIE:
+                state, events = rules_exchanges.bet_tie(before, a, b, rng)
+            else:
+                state, events = rules_exchanges.duel_tie(before, a, b, rng)
+        except RulesError as err:
+            raise SessionError(rules_message(err)) from err
+        _save_state(session, state)
+        log.cards(events, before, state)
+        log.decide(gettext_noop("Apuesta in Tablas: %(a)s and %(b)s each take a random card of the other's deck.")
+                   if kind == Exchange.Kind.BET_TIE else
+                   gettext_noop("Duelo in Tablas: two random cards swap each way between %(a)s and %(b)s."),
+                   rules=rules, a=shown_a, b=shown_b, seed=seed)
+        exchange.step, exchange.chooser, exchange.status = "", "", Exchange.Status.DONE
+        exchange.save()
+        return exchange
+    step, chooser, _owner = EXCHANGE_STEPS[kind][0]
+    exchange.step, exchange.chooser = step, (a if chooser == "first" else b)
+    messages = {
+        Exchange.Kind.BET: gettext_noop("Apuesta: %(a)s beat %(b)s and chooses a card of their deck to keep, "
+                                        "then one of their own to give."),
+        Exchange.Kind.CHEAT: gettext_noop("%(b)s was caught cheating: %(a)s chooses a card of their deck and "
+                                          "gives nothing back."),
+        Exchange.Kind.DUEL: gettext_noop("Duelo: %(a)s beat %(b)s and may take up to 2 cards of their deck, "
+                                         "giving back as many."),
+        Exchange.Kind.TREASURE_SWAP: gettext_noop("Tesoro: %(a)s and %(b)s each choose one of their cards "
+                                                  "to swap."),
+    }
+    log.decide(messages[kind], rules=rules, a=shown_a, b=shown_b)
+    exchange.save()
+    return exchange
+
+
+def models_q_side(seat: str):
+    from django.db.models import Q
+
+    return Q(first=seat) | Q(second=seat)
+
+
+def _exchange_finish(state, exchange: Exchange, rng):
+    from frontera.rules import exchanges as rules_exchanges
+
+    got = exchange.chosen
+    one = lambda step: (got.get(step) or [None])[0]  # noqa: E731
+    a, b = exchange.first, exchange.second
+    if exchange.kind == Exchange.Kind.BET:
+        return rules_exchanges.bet_win(state, a, b, take=one("take"), give=one("give"))
+    if exchange.kind == Exchange.Kind.CHEAT:
+        return rules_exchanges.bet_caught_cheating(state, b, a, take=one("take"))
+    if exchange.kind == Exchange.Kind.DUEL:
+        return rules_exchanges.duel_win(state, a, b, take=got.get("take", []), give=got.get("give", []))
+    if exchange.kind == Exchange.Kind.TREASURE_SWAP:
+        return rules_exchanges.treasure_swap(state, a, b, give_a=one("give"), give_b=one("give_b"))
+    return rules_exchanges.coma_exchange(state, a, give=one("give"), rng=rng)
+
+
+def _pick_count_ok(exchange: Exchange, state, picks: list[str], offered: int) -> None:
+    if exchange.kind == Exchange.Kind.DUEL and exchange.step == "take":
+        if len(picks) > 2:
+            raise SessionError(E_PICK_DUEL)
+        return
+    if exchange.kind == Exchange.Kind.DUEL:
+        owed = min(len(exchange.chosen.get("take", [])), offered)
+        if len(picks) != owed:
+            raise SessionError(E_PICK_GIVE % {"count": owed})
+        return
+    if len(picks) != (1 if offered else 0):
+        raise SessionError(E_PICK_ONE)
+
+
+@transaction.atomic
+def exchange_choose(*, exchange: Exchange, by, step: str, picks: Sequence[str]) -> Exchange:
+    """The chooser of ``step`` picks card(s) (FR-EXCH-2, -3, -6, FR-SOB-1): each pick is a card the
+    chooser may see, or ``"#n"``, the n-th face-down card offered (:func:`exchange_choices`). The
+    last step makes the engine do the whole exchange; in phase 1 the winner then sees their own
+    deck (FR-EXCH-7). The same step with the same picks again is a no-op; a stale or settled
+    exchange refuses."""
+    session = _lock(GameSession(pk=exchange.session_id))
+    exchange = Exchange.objects.get(pk=exchange.pk)
+    picks = [str(p) for p in picks]
+    if exchange.status == Exchange.Status.PENDING and step == exchange.step:
+        pass
+    elif (exchange.chosen.get(f"_{step}") or {}).get("picks") == picks and exchange.status != Exchange.Status.CANCELLED:
+        return exchange  # a double submit of a step already taken
+    else:
+        raise SessionError(E_EXCHANGE_CLOSED)
+    actor = exchange_actor(exchange, session, by)
+    state = _engine(session)
+    try:
+        offered = exchange_choices(state, exchange, actor)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    by_value = {o["value"]: (o["uid"] or o["hidden"]) for o in offered}
+    if len(set(picks)) != len(picks) or any(p not in by_value for p in picks):
+        raise SessionError(E_PICK_UNKNOWN)
+    _pick_count_ok(exchange, state, picks, len(offered))
+    # earlier picks must still be where they were chosen from (a phase-2 draw may have moved them)
+    for spec in EXCHANGE_STEPS[exchange.kind]:
+        if spec[0] == exchange.step:
+            break
+        still = set(rules_session.owned_cards(state, _side(exchange, spec[2])))
+        if not set(exchange.chosen.get(spec[0], [])) <= still:
+            first_step, chooser, _owner = EXCHANGE_STEPS[exchange.kind][0]
+            exchange.step, exchange.chooser, exchange.chosen = first_step, _side(exchange, chooser), {}
+            exchange.save(update_fields=["step", "chooser", "chosen"])
+            log = _Log(session, by, [])
+            log.decide(gettext_noop("The cards changed meanwhile: the exchange starts its choices again."),
+                       rules=EXCHANGE_RULES[exchange.kind])
+            log.flush()
+            return exchange
+    exchange.chosen[exchange.step] = [by_value[p] for p in picks]
+    exchange.chosen[f"_{exchange.step}"] = {"picks": picks, "by": by.pk}
+    steps = [spec[0] for spec in EXCHANGE_STEPS[exchange.kind]]
+    log = _Log(session, by, [])
+    names = {exchange.first: exchange.first_name, exchange.second: exchange.second_name}
+    chooser_name = msg(names[exchange.chooser]) if exchange.chooser == MAYOR_SEAT else names[exchange.chooser]
+    if exchange.step != steps[-1]:
+        nxt = EXCHANGE_STEPS[exchange.kind][steps.index(exchange.step) + 1]
+        exchange.step, exchange.chooser = nxt[0], _side(exchange, nxt[1])
+        exchange.save(update_fields=["step", "chooser", "chosen"])
+        log.decide(gettext_noop("%(who)s has chosen, face down (%(count)s card(s))."), rules=EXCHANGE_RULES[exchange.kind],
+                   who=chooser_name, count=len(picks))
+        log.flush()
+        return exchange
+    rng, seed = _rng()
+    try:
+        state_after, events = _exchange_finish(state, exchange, rng)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    _save_state(session, state_after)
+    exchange.status, exchange.step, exchange.chooser = Exchange.Status.DONE, "", ""
+    exchange.save(update_fields=["status", "step", "chooser", "chosen"])
+    log.cards(events, state, state_after)
+    log.decide(gettext_noop("%(kind)s between %(a)s and %(b)s: %(count)s card(s) changed hands."),
+               rules=EXCHANGE_RULES[exchange.kind], kind=msg(EXCHANGE_LABELS[exchange.kind]),
+               a=msg(exchange.first_name) if exchange.first == MAYOR_SEAT else exchange.first_name,
+               b=msg(exchange.second_name) if exchange.second == MAYOR_SEAT else exchange.second_name,
+               count=len(events), seed=seed)
+    if state.phase == 1 and exchange.kind in (Exchange.Kind.BET, Exchange.Kind.CHEAT, Exchange.Kind.DUEL):
+        log.decide(gettext_noop("Phase 1: %(a)s may now look at their own deck; nobody else's."),
+                   rules=["FR-EXCH-7"], a=exchange.first_name)
+    log.flush()
+    return exchange
+
+
+EXCHANGE_LABELS = {
+    Exchange.Kind.BET: gettext_noop("Bet"), Exchange.Kind.CHEAT: gettext_noop("Cheating caught"),
+    Exchange.Kind.DUEL: gettext_noop("Duel"), Exchange.Kind.TREASURE_SWAP: gettext_noop("Tesoro: a swap"),
+    Exchange.Kind.COMA: gettext_noop("En coma: exchange with the Mayor"),
+}
+
+
+@transaction.atomic
+def exchange_cancel(*, exchange: Exchange, by) -> Exchange:
+    """The Mayor calls off a pending exchange (e.g. started by mistake); nothing has moved yet."""
+    session = _lock(GameSession(pk=exchange.session_id))
+    exchange = Exchange.objects.get(pk=exchange.pk)
+    if exchange.status == Exchange.Status.CANCELLED:
+        return exchange
+    if exchange.status != Exchange.Status.PENDING:
+        raise SessionError(E_EXCHANGE_CLOSED)
+    exchange.status = Exchange.Status.CANCELLED
+    exchange.save(update_fields=["status"])
+    log = _Log(session, by, [])
+    log.decide(gettext_noop("The Mayor calls off an exchange between %(a)s and %(b)s."),
+               rules=EXCHANGE_RULES[exchange.kind], a=exchange.first_name,
+               b=msg(exchange.second_name) if exchange.second == MAYOR_SEAT else exchange.second_name)
+    log.flush()
+    return exchange
+
+
+# --- gambling nights (FR-GMB) ------------------------------------------------------------------------
+
+E_GAMBLE_SETTLED = _("This game is already settled.")
+E_NEGATIVE_MONEY = _("%(name)s has a gambling debt and no money to bet.")
+E_STOP_OPEN = _("An attempt to leave is being checked: finish it first.")
+E_GAMBLE_TWO = _("Azar and habilidad need at least two characters.")
+E_NO_MAYOR_DECK = _("The Mayor has no cards in his deck for the banca.")
+E_BAD_CONTEST = _("Choose a contest.")
+SIDE_LABELS = {"player": gettext_noop("the player"), "bank": gettext_noop("the bank")}
+ROLE_LABELS = {"victory": gettext_noop("Victory"), "defeat": gettext_noop("Defeat"), "tie": gettext_noop("Tablas"),
+               "caught_cheating": gettext_noop("caught cheating")}
+CONTEST_LABELS = {
+    "dardos": gettext_noop("darts"), "lanzamiento_cuchillos": gettext_noop("knife throwing"),
+    "pulso": gettext_noop("arm wrestling"), "carrera": gettext_noop("a race"), "ajedrez": gettext_noop("chess"),
+    "damas": gettext_noop("checkers"), "tiro_al_blanco": gettext_noop("target shooting"),
+    "tiro_al_plato": gettext_noop("clay pigeons"),
+}
+
+
+def _lock_gamble(gamble: Gamble) -> tuple[GameSession, Gamble]:
+    session = _lock(GameSession(pk=gamble.session_id))
+    gamble = Gamble.objects.select_related("prueba").get(pk=gamble.pk)
+    if gamble.status != Gamble.Status.OPEN:
+        raise SessionError(E_GAMBLE_SETTLED)
+    return session, gamble
+
+
+def _gambler(gamble: Gamble) -> Character:
+    return Character.objects.get(pk=int(next(iter(gamble.players))))
+
+
+def _set_money(session: GameSession, by, character: Character, money: int) -> tuple[int, int]:
+    from frontera.characters.services import character_changed_in_play
+
+    locked, sheet = _lock_character(session, character)
+    before = sheet.money
+    _save_sheet(locked, dataclass_replace(sheet, money=int(money)))
+    character_changed_in_play(character=locked, by=by)
+    return before, int(money)
+
+
+@transaction.atomic
+def banca_begin(*, session: GameSession, by, character: Character, cheating: bool = False,
+                request_key: str = "") -> Gamble:
+    """A night at La banca siempre gana (FR-GMB-2, FR-GMB-6): the Mayor's deck with the dead man's
+    hand, shuffled; the character bets the money they carry. RULING (docs/sessions.md): the banca's
+    cards are turned face up for the table and go back afterwards; nothing moves in the session."""
+    from frontera.rules import gambling as rules_gambling
+
+    session = _lock(session)
+    if request_key:
+        existing = Gamble.objects.filter(session=session, request_key=request_key).first()
+        if existing is not None:
+            return existing
+    locked, sheet = _lock_character(session, character)
+    if sheet.money < 0:
+        raise SessionError(E_NEGATIVE_MONEY % {"name": locked.name})
+    state = _engine(session)
+    deck = list(state.player_decks[MAYOR_SEAT]) + list(state.dead_mans_hand)
+    if len(deck) <= len(state.dead_mans_hand):
+        raise SessionError(E_NO_MAYOR_DECK)
+    rng, seed = _rng()
+    rng.shuffle(deck)
+    try:
+        banca = rules_gambling.banca_start(deck, sheet.money, cheating=cheating)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    gamble = Gamble.objects.create(session=session, kind=Gamble.Kind.BANCA, players={str(locked.pk): {"cheat": cheating}},
+                                   state=banca, request_key=request_key, created_by=by)
+    log = _Log(session, by, [])
+    log.decide(gettext_noop("%(who)s sits down at the banca with $%(money)s%(cheat)s: the Mayor's deck and the dead "
+                            "man's hand are shuffled."), rules=["FR-GMB-2"] + (["FR-GMB-6"] if cheating else []),
+               who=locked.name, money=sheet.money, seed=seed,
+               cheat=msg(gettext_noop(", cheating")) if cheating else "")
+    log.flush()
+    return gamble
+
+
+@transaction.atomic
+def banca_deal(*, gamble: Gamble, by, rounds_seen: int | None = None) -> Gamble:
+    """The Mayor turns one card of the banca (FR-GMB-2): ♠ scores for the player, anything else for
+    the bank. ``rounds_seen`` (the rounds on the screen that sent it) makes a double submit a no-op."""
+    from frontera.rules import gambling as rules_gambling
+
+    session, gamble = _lock_gamble(gamble)
+    if rounds_seen is not None and rounds_seen < len(gamble.state["rounds"]):
+        return gamble
+    if gamble.prueba is not None and gamble.prueba.status != Check.Status.RESOLVED:
+        raise SessionError(E_STOP_OPEN)
+    rng, seed = _rng()
+    try:
+        state, events = rules_gambling.banca_round(gamble.state, rng)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    gamble.state = state
+    gamble.save(update_fields=["state"])
+    who = _gambler(gamble)
+    log = _Log(session, by, [])
+    for event in events:
+        if event["type"] == "banca_reshuffled":
+            log.decide(gettext_noop("The banca's deck ran out and is reshuffled."), rules=["FR-GMB-2"])
+        else:
+            log.decide(gettext_noop("Banca, round %(n)s: %(card)s, %(points)s point(s) for %(side)s (bank %(bank)s, "
+                                    "%(who)s %(player)s)."), rules=["FR-GMB-2"], n=len(state["rounds"]),
+                       card=Card.from_uid(event["card"]).label, points=event["points"], side=msg(SIDE_LABELS[event["side"]]),
+                       bank=event["bank"], who=who.name, player=event["player"], seed=seed)
+    if state["status"] == "left":
+        _banca_settle(session, gamble, by, log)
+    log.flush()
+    return gamble
+
+
+@transaction.atomic
+def banca_try_stop(*, gamble: Gamble, by) -> Check:
+    """The player tries to leave the banca (FR-GMB-3): a Cabeza (Astucia) check, Manos (Maña) for a
+    cheat (FR-GMB-6), drawn and chosen like any check; its outcome decides (:func:`check_choose`)."""
+    from frontera.rules import gambling as rules_gambling
+
+    session, gamble = _lock_gamble(gamble)
+    if gamble.prueba is not None and gamble.prueba.status != Check.Status.RESOLVED:
+        return gamble.prueba  # a double submit
+    try:
+        rules_gambling.banca_stop(gamble.state, "1:2D")  # the engine's own preconditions (a round first...)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    cheating = next(iter(gamble.players.values()))["cheat"]
+    trait, skill = rules_gambling.gambling_check(cheating)
+    who = _gambler(gamble)
+    prueba = _create_check(session=session, by=by, kind=Check.Kind.TRAIT, entries=[Entry(who, trait, skill)],
+                           difficulty=None, label=gettext("banca: trying to leave"), request_key="")
+    gamble.prueba = prueba
+    gamble.save(update_fields=["prueba"])
+    log = _Log(session, by, [])
+    log.decide(gettext_noop("%(who)s tries to leave the banca: a %(what)s check."), rules=["FR-GMB-3"]
+               + (["FR-GMB-6"] if cheating else []), who=who.name, what=_what(trait, skill))
+    log.flush()
+    return prueba
+
+
+def _banca_after_stop(session: GameSession, prueba: Check, participant: Participant, log: _Log) -> None:
+    """FR-GMB-3: the played card of the attempt to leave decides."""
+    from frontera.rules import gambling as rules_gambling
+
+    gamble = Gamble.objects.select_for_update().get(prueba=prueba, status=Gamble.Status.OPEN)
+    try:
+        state, events = rules_gambling.banca_stop(gamble.state, participant.played, suit=participant.declared or None)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    gamble.state = state
+    gamble.save(update_fields=["state"])
+    result = {"playing": gettext_noop("keeps playing"), "last_round": gettext_noop("leaves after one more round"),
+              "left": gettext_noop("leaves now")}[state["status"]]
+    log.decide(gettext_noop("%(who)s's attempt to leave the banca: %(outcome)s, %(result)s%(dropped)s."),
+               rules=["FR-GMB-3"], prueba=prueba, who=participant.character.name,
+               outcome=msg(OUTCOME_LABELS[events[0]["outcome"]]), result=msg(result),
+               dropped=msg(gettext_noop(" (as if the last round had not been played)")) if state["dropped_last_round"] else "")
+    if state["status"] == "left":
+        _banca_settle(session, gamble, prueba.created_by, log)
+
+
+def _bet_exchange(session: GameSession, by, log: _Log, role_of: dict[str, str], names: dict[str, str]) -> None:
+    """FR-EXCH-2 after a bet between two engine players (Normal mode only): victory/defeat → the
+    winner chooses; tie → random swap; caught cheating → the rival chooses and gives nothing."""
+    if session.mode != GameSession.Mode.NORMAL or len(role_of) != 2 or len(set(role_of)) != 2:
+        return
+    (a, ra), (b, rb) = role_of.items()
+    if ra == "caught_cheating" or rb == "caught_cheating":
+        cheat, rival = (a, b) if ra == "caught_cheating" else (b, a)
+        _exchange_open(session, by, log, Exchange.Kind.CHEAT, rival, names[rival], cheat, names[cheat])
+    elif ra == rb == "tie":
+        _exchange_open(session, by, log, Exchange.Kind.BET_TIE, a, names[a], b, names[b])
+    elif "victory" in (ra, rb) and "defeat" in (ra, rb):
+        winner, loser = (a, b) if ra == "victory" else (b, a)
+        _exchange_open(session, by, log, Exchange.Kind.BET, winner, names[winner], loser, names[loser])
+
+
+def _banca_settle(session: GameSession, gamble: Gamble, by, log: _Log) -> None:
+    """FR-GMB-4, FR-GMB-6: the money the player leaves with, then the bet's exchange with the house
+    (the Mayor) (FR-EXCH-2). RULING: a settlement in fractions of a dollar is rounded down."""
+    import math
+
+    from frontera.rules import gambling as rules_gambling
+
+    result = rules_gambling.banca_result(gamble.state)
+    who = _gambler(gamble)
+    before, after = _set_money(session, by, who, math.floor(result["money_after"]))
+    gamble.status = Gamble.Status.SETTLED
+    gamble.state = {**gamble.state, "result": {k: (str(v) if not isinstance(v, (int, str)) else v)
+                                               for k, v in result.items()}}
+    gamble.save(update_fields=["status", "state"])
+    log.decide(gettext_noop("The banca is settled: bank %(bank)s − %(who)s %(player)s = %(r)s → %(role)s; "
+                            "$%(before)s → $%(after)s."),
+               rules=["FR-GMB-4"] + (["FR-GMB-6"] if gamble.state["cheating"] else []), who=who.name,
+               bank=result["bank"], player=result["player"], r=result["r"], role=msg(ROLE_LABELS[result["exchange"]]),
+               before=before, after=after)
+    if who.kind == Character.Kind.PROTAGONIST:
+        seat = seat_key(who.pk)
+        _bet_exchange(session, by, log, {seat: result["exchange"], MAYOR_SEAT: {
+            "victory": "defeat", "defeat": "victory", "tie": "tie", "caught_cheating": "victory"}[result["exchange"]]},
+            {seat: who.name, MAYOR_SEAT: gettext_noop("the Mayor")})
+
+
+@transaction.atomic
+def gamble_contest(*, session: GameSession, by, kind: str, characters: Sequence[Character], cheats: Iterable[int] = (),
+                   contest: str = "", request_key: str = "") -> Gamble:
+    """Azar (FR-GMB-5): opposed Cabeza (Astucia), Manos (Maña) for a cheat (FR-GMB-6), then each
+    winner's and honest loser's dead man's hand for the money. Habilidad (FR-GMB-7): an opposed
+    check of the contest's trait and skill. Both lead into the bet's exchange (FR-EXCH-2)."""
+    from frontera.rules import gambling as rules_gambling
+
+    session = _lock(session)
+    if request_key:
+        existing = Gamble.objects.filter(session=session, request_key=request_key).first()
+        if existing is not None:
+            return existing
+    if len({c.pk for c in characters}) < 2:
+        raise SessionError(E_GAMBLE_TWO)
+    cheats = {int(pk) for pk in cheats}
+    try:
+        if kind == Gamble.Kind.AZAR:
+            entries = [Entry(c, *rules_gambling.gambling_check(c.pk in cheats)) for c in characters]
+        elif kind == Gamble.Kind.HABILIDAD:
+            if not contest:
+                raise SessionError(E_BAD_CONTEST)
+            trait, skill = rules_gambling.habilidad_check(contest)
+            entries = [Entry(c, trait, skill) for c in characters]
+            cheats = set()
+        else:
+            raise SessionError(E_BAD_CONTEST)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    label = gettext("azar") if kind == Gamble.Kind.AZAR else gettext("habilidad: %(contest)s") % {
+        "contest": gettext(CONTEST_LABELS.get(contest, contest))}
+    prueba = _create_check(session=session, by=by, kind=Check.Kind.OPPOSED, entries=entries, difficulty=None,
+                           label=label, request_key="")
+    gamble = Gamble.objects.create(session=session, kind=kind, contest=contest, prueba=prueba,
+                                   players={str(c.pk): {"cheat": c.pk in cheats} for c in characters},
+                                   request_key=request_key, created_by=by)
+    log = _Log(session, by, [])
+    log.decide(gettext_noop("A game of %(kind)s: %(who)s; everyone draws and chooses in secret."),
+               rules=["FR-GMB-5"] + (["FR-GMB-6"] if cheats else []) if kind == Gamble.Kind.AZAR else ["FR-GMB-7"],
+               kind=label, who=", ".join(c.name for c in characters))
+    log.flush()
+    return gamble
+
+
+def _contest_settle(session: GameSession, gamble: Gamble, prueba: Check, by) -> None:
+    """After the reveal of an azar or habilidad contest: roles, money (azar), the exchange."""
+    from frontera.rules import gambling as rules_gambling
+
+    parts = {str(p.character_id): p for p in prueba.participants.select_related("character")}
+    cheats = {k for k, v in gamble.players.items() if v.get("cheat")}
+    plays = {k: (p.played, p.declared) if p.declared else p.played for k, p in parts.items() if p.played}
+    log = _Log(session, by, [])
+    rng, seed = _rng()
+    if len(plays) >= 2:
+        if gamble.kind == Gamble.Kind.AZAR:
+            roles = rules_gambling.azar_contest(plays, cheats=cheats & set(plays))
+        else:
+            roles = rules_gambling.habilidad_contest(gamble.contest, plays)
+    else:  # nobody, or only one, had a card to play
+        roles = {k: "victory" for k in plays}
+    for k in parts:
+        roles.setdefault(k, "caught_cheating" if k in cheats else "defeat")
+    if gamble.kind == Gamble.Kind.AZAR:
+        state = _engine(session)
+        money = {}
+        for k, p in parts.items():
+            money[k] = max(rules_characters.Character.from_json(p.character.sheet).money, 0)
+        needs = rules_gambling.azar_needs_luck(roles)
+        luck = {k: [Card.from_uid(u) for u in rules_session.draw_dead_mans_hand(state, rng, 1)] for k in needs}
+        settled = rules_gambling.azar_settlement(money, roles, luck, cheats=cheats)
+        for k, p in parts.items():
+            before, after = _set_money(session, by, p.character, settled[k]["money_after"])
+            drawn = " ".join(c.label for c in luck.get(k, []))
+            log.decide(gettext_noop("Azar, %(who)s: %(role)s%(luck)s; $%(before)s → $%(after)s."),
+                       rules=["FR-GMB-5"] + (["FR-GMB-6"] if k in cheats else []) + (["FR-CHK-6"] if drawn else []),
+                       prueba=prueba, who=p.character.name, role=msg(ROLE_LABELS[roles[k]]),
+                       luck=f", {drawn}" if drawn else "", before=before, after=after, seed=seed)
+    else:
+        for k, p in parts.items():
+            log.decide(gettext_noop("Habilidad, %(who)s: %(role)s."), rules=["FR-GMB-7"], prueba=prueba,
+                       who=p.character.name, role=msg(ROLE_LABELS[roles[k]]))
+    seats = {}
+    for k, p in parts.items():
+        seat = p.seat
+        seats[seat] = (roles[k], p.character.name)
+    if len(seats) == 2:
+        _bet_exchange(session, by, log, {s: r for s, (r, _n) in seats.items()}, {s: n for s, (_r, n) in seats.items()})
+    gamble.status = Gamble.Status.SETTLED
+    gamble.state = {"roles": roles}
+    gamble.save(update_fields=["status", "state"])
+    log.flush()
+
+
+# --- medical attention (FR-CHK-5) and the drinking duel (FR-SOB-2) ----------------------------------
+
+E_NOT_WOUNDED = _("%(name)s is not wounded: medical attention has nothing to speed.")
+DURATION_LABELS = {"turn": gettext_noop("%(n)s turn(s)"), "minute": gettext_noop("%(n)s minute(s)"),
+                   "hour": gettext_noop("%(n)s hour(s)"), "day": gettext_noop("%(n)s day(s)"),
+                   "month": gettext_noop("%(n)s month(s)")}
+
+
+def _duration(duration) -> dict:
+    return msg(DURATION_LABELS[duration.unit], n=duration.amount) if duration else msg(gettext_noop("never"))
+
+
+@transaction.atomic
+def medical_request(*, session: GameSession, by, healer: Character, patient: Character,
+                    request_key: str = "") -> Treatment:
+    """Medical attention (FR-CHK-5): the healer's Cabeza (Saber) check, +1 card with a healer's kit;
+    on someone else only an Éxito counts, on oneself difficulty 8. Drawn and chosen like any check
+    (on the healer's phone); the played card decides whether the patient's recovery is sped."""
+    from frontera.rules import checks as rules_checks_mod
+
+    session = _lock(session)
+    if request_key:
+        existing = Treatment.objects.filter(session=session, prueba__request_key=request_key).first()
+        if existing is not None:
+            return existing
+    locked, sheet = _lock_character(session, patient)
+    if sheet.health == 0:
+        raise SessionError(E_NOT_WOUNDED % {"name": locked.name})
+    healer_sheet = rules_characters.Character.from_json(Character.objects.get(pk=healer.pk).sheet)
+    kit = rules_characters.equipment_bonus(healer_sheet, "atencion_medica", catalogue=campaign_catalogue(session.campaign))
+    on_self = healer.pk == patient.pk
+    prueba = _create_check(
+        session=session, by=by, kind=Check.Kind.TRAIT, entries=[Entry(healer, "cabeza", "saber", kit)],
+        difficulty=rules_checks_mod.SELF_MEDICAL_DIFFICULTY if on_self else None,
+        label=gettext("medical attention: %(patient)s") % {"patient": locked.name}, request_key=request_key,
+    )
+    treatment = Treatment.objects.create(session=session, prueba=prueba, healer=healer, patient=locked)
+    log = _Log(session, by, [])
+    log.decide(gettext_noop("%(healer)s gives medical attention to %(patient)s: a Cabeza (Saber) check%(kit)s%(oneself)s."),
+               rules=["FR-CHK-5"], prueba=prueba, healer=healer.name, patient=locked.name,
+               kit=msg(gettext_noop(", +1 card for the healer's kit")) if kit else "",
+               oneself=msg(gettext_noop(", on oneself: difficulty 8")) if on_self else "")
+    log.flush()
+    if prueba.status == Check.Status.RESOLVED:  # no card to draw: nothing sped
+        _treatment_result(session, treatment, None, _Log(session, by, []), flush=True)
+    return treatment
+
+
+def _treatment_result(session: GameSession, treatment: Treatment, card, log: _Log, *, flush: bool = False) -> None:
+    """FR-CHK-5: the played card speeds the patient's recovery, or does nothing (FR-HLT-2 times)."""
+    from frontera.rules.checks import medical_attention
+    from frontera.rules.tracks import health_recovery_time
+
+    speeds = medical_attention(card, on_self=treatment.healer_id == treatment.patient_id)
+    treatment.speeds = speeds
+    treatment.save(update_fields=["speeds"])
+    patient = Character.objects.get(pk=treatment.patient_id)
+    level = rules_characters.Character.from_json(patient.sheet).health
+    if speeds and level in (-1, -2, -3):
+        session.tallies.setdefault("medical", {})[str(patient.pk)] = True
+        session.save(update_fields=["tallies"])
+        log.decide(gettext_noop("Medical attention works: %(patient)s recovers a level of Salud in %(medical)s instead "
+                                "of %(rest)s with rest. It restores nothing by itself."),
+                   rules=["FR-CHK-5", "FR-HLT-2"], prueba=treatment.prueba, patient=patient.name,
+                   medical=_duration(health_recovery_time(level, "medical")),
+                   rest=_duration(health_recovery_time(level, "rest")))
+    elif speeds:
+        session.tallies.setdefault("medical", {})[str(patient.pk)] = True
+        session.save(update_fields=["tallies"])
+        log.decide(gettext_noop("Medical attention works for %(patient)s (FR-HLT-3: the death roll draws 2 and keeps "
+                                "the better)."), rules=["FR-CHK-5", "FR-HLT-3"], prueba=treatment.prueba,
+                   patient=patient.name)
+    else:
+        log.decide(gettext_noop("Medical attention does nothing for %(patient)s."), rules=["FR-CHK-5"],
+                   prueba=treatment.prueba, patient=patient.name)
+    if flush:
+        log.flush()
+
+
+@transaction.atomic
+def drinking_duel_start(*, session: GameSession, by, characters: Sequence[Character], request_key: str = "") -> Gamble:
+    """A drinking duel (FR-SOB-2, FR-GMB-7): rounds in which everyone drinks once; the first to reach
+    En coma loses; then the bet's exchange (FR-EXCH-2)."""
+    from frontera.rules import tracks as rules_tracks
+
+    session = _lock(session)
+    if request_key:
+        existing = Gamble.objects.filter(session=session, request_key=request_key).first()
+        if existing is not None:
+            return existing
+    drinkers = {}
+    for character in characters:
+        locked, sheet = _lock_character(session, character)
+        drinkers[str(locked.pk)] = {"aguante": sheet.aguante, "sobriety": sheet.sobriety, "kind": locked.kind}
+    try:
+        state = rules_tracks.drinking_duel(drinkers, mode=session.mode)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    gamble = Gamble.objects.create(session=session, kind=Gamble.Kind.DRINKING_DUEL, state=state,
+                                   players={k: {"cheat": False} for k in drinkers}, request_key=request_key,
+                                   created_by=by)
+    log = _Log(session, by, [])
+    log.decide(gettext_noop("A duelo de bebida: %(who)s. Everyone drinks once a round; the first in a coma loses."),
+               rules=["FR-SOB-2", "FR-GMB-7"], who=", ".join(c.name for c in characters))
+    log.flush()
+    return gamble
+
+
+@transaction.atomic
+def drinking_duel_drink(*, gamble: Gamble, by, character: Character, round_seen: int | None = None) -> Gamble:
+    """``character`` drinks one more in the duel (FR-SOB-2): from ceil(Aguante / 2) drinks a dead
+    man's hand (2 cards, the better; 1 beyond Aguante) keeps or lowers Sobriedad; Borracho and En coma
+    bring their exchanges (FR-SOB-1). Drinking twice in the same round (a double submit) is a no-op."""
+    from frontera.rules import tracks as rules_tracks
+
+    session, gamble = _lock_gamble(gamble)
+    key = str(character.pk)
+    state = gamble.state
+    if key in state.get("drank", []) and round_seen == state.get("round"):
+        return gamble
+    locked, sheet = _lock_character(session, character)
+    rng, seed = _rng()
+    try:
+        count = rules_tracks.duel_next_dmh_cards(state, key)
+        cards = [Card.from_uid(u) for u in rules_session.draw_dead_mans_hand(_engine(session), rng, count)] if count else None
+        state, events = rules_tracks.duel_drink(state, key, cards)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    gamble.state = state
+    drink_event = events[0]
+    before, after = drink_event["sobriety"]["from"], drink_event["sobriety"]["to"]
+    if after != before:
+        sheet = rules_characters.lose_levels(sheet, "sobriety", before - after)
+        _save_sheet(locked, sheet)
+    log = _Log(session, by, [])
+    log.decide(gettext_noop("Duelo de bebida, drink %(drinks)s for %(who)s (Aguante %(aguante)s)%(dmh)s: %(before)s → "
+                            "%(after)s."), rules=["FR-SOB-2"], who=locked.name, drinks=drink_event["drinks"],
+               aguante=sheet.aguante, dmh=(" · " + " ".join(c.label for c in cards)) if cards else "",
+               before=_level_name("sobriety", before), after=_level_name("sobriety", after), seed=seed)
+    _drunk_exchanges(session, log, locked, drink_event["due"], rng)
+    over = [e for e in events if e["type"] == "duel_over"]
+    if over:
+        roles = {k: {"win": "victory", "loss": "defeat", "tie": "tie"}[v] for k, v in over[0]["result"].items()}
+        names = dict(Character.objects.filter(pk__in=[int(k) for k in roles]).values_list("pk", "name"))
+        log.decide(gettext_noop("The duelo de bebida is over: %(result)s."), rules=["FR-SOB-2"],
+                   result=", ".join(f"{names[int(k)]} {gettext(ROLE_LABELS[v])}" for k, v in roles.items()))
+        gamble.status = Gamble.Status.SETTLED
+        seats = {}
+        for k, role in roles.items():
+            other = Character.objects.get(pk=int(k))
+            seat = seat_key(other.pk) if other.kind == Character.Kind.PROTAGONIST else MAYOR_SEAT
+            seats[seat] = (role, other.name)
+        if len(seats) == 2 and len(roles) == 2:
+            _bet_exchange(session, by, log, {s: r for s, (r, _n) in seats.items()},
+                          {s: n for s, (_r, n) in seats.items()})
+    gamble.save(update_fields=["state", "status"])
+    log.flush()
+    return gamble

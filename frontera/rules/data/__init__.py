@@ -1,0 +1,1 @@
+"""Data files shipped with the rules engine (read with importlib.resources)."""

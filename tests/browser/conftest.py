@@ -1,0 +1,86 @@
+"""The browser suite: Playwright drives Debian's Chromium (``executable_path``; nothing is
+downloaded) against a real uvicorn server on a fresh SQLite file. Screenshots go to
+test-artifacts/screenshots/. Outside CI a missing Chromium skips the suite; with CI=true it fails."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.servers import ROOT, AppServer
+
+ARTIFACTS = ROOT / "test-artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+PHONE = {"width": 390, "height": 844}
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+]
+
+
+@pytest.fixture(scope="session")
+def chromium_path():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing (required when CI=true)")
+        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory, chromium_path):
+    workdir = tmp_path_factory.mktemp("browser-server")
+    env = {"DATABASE_URL": "", "REDIS_URL": "", "SQLITE_PATH": str(workdir / "db.sqlite3"), "DEBUG": "false",
+           "AXES_FAILURE_LIMIT": "50"}
+    server = AppServer(env, ARTIFACTS / "browser-server.log")
+    ARTIFACTS.mkdir(exist_ok=True)
+    server.manage("migrate", "--no-input")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    if SCREENSHOTS.exists():
+        shutil.rmtree(SCREENSHOTS)
+    SCREENSHOTS.mkdir(parents=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser, app_server):
+    """A factory of phone-sized browser contexts (each one a separate person)."""
+    contexts = []
+
+    def make():
+        context = browser.new_context(viewport=PHONE, base_url=app_server.url, locale="es-ES", is_mobile=True,
+                                      has_touch=True)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def assert_accessible(page, name: str) -> None:
+    """axe-core (bundled by axe-playwright-python): no serious or critical violations."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    bad = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
+    (ARTIFACTS / f"axe-{name}.txt").write_text(results.generate_report())
+    assert bad == [], [(v["id"], v["impact"], [n["target"] for n in v["nodes"]]) for v in bad]

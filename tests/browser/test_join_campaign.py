@@ -1,0 +1,59 @@
+"""On a phone: a new user signs up, creates a campaign and an invite; a second person joins through
+the link in another browser context; the first sees them appear live, without reloading."""
+
+import re
+
+from tests.browser.conftest import assert_accessible, shot
+
+PASSWORD = "clave-de-prueba-larga-1"
+
+
+def sign_up(page, username: str) -> None:
+    page.get_by_label("Nombre de usuario").fill(username)
+    page.get_by_label("Correo electrónico").fill(f"{username}@example.com")
+    page.get_by_label("Contraseña", exact=True).fill(PASSWORD)
+    page.get_by_label("Contraseña (confirmación)").fill(PASSWORD)
+    page.get_by_role("button", name="Registrarse").click()
+
+
+def test_signup_create_invite_join_and_see_it_live(phone):
+    mayor = phone()
+    mayor.goto("/cuentas/entrar/")
+    shot(mayor, "01-login")
+    assert_accessible(mayor, "login")
+
+    mayor.goto("/cuentas/registro/")
+    sign_up(mayor, "alcaldesa")
+    mayor.wait_for_url("**/campanas/")
+    mayor.get_by_label("Nombre", exact=True).fill("El oro de Black Rock")
+    mayor.get_by_role("button", name="Crear campaña").click()
+    mayor.wait_for_url(re.compile(r".*/campanas/\d+/$"))
+    mayor.goto("/campanas/")
+    shot(mayor, "02-campaign-list")
+    assert_accessible(mayor, "campaign-list")
+    mayor.get_by_role("link", name="El oro de Black Rock").click()
+    mayor.wait_for_url(re.compile(r".*/campanas/\d+/$"))
+
+    mayor.get_by_role("button", name="Crear enlace de invitación").click()
+    link = mayor.get_by_test_id("invite-link").input_value()
+    assert "/invitacion/" in link
+    members = mayor.get_by_test_id("members")
+    assert "alcaldesa" in members.inner_text() and "pistolero" not in members.inner_text()
+    shot(mayor, "03-campaign-with-invite")
+    assert_accessible(mayor, "campaign")
+    mayor.evaluate("window.__notReloaded = true")
+
+    player = phone()
+    player.goto(link)
+    player.get_by_role("link", name="Crear una cuenta").click()
+    sign_up(player, "pistolero")
+    player.wait_for_url("**/invitacion/**")
+    shot(player, "04-invite-page")
+    player.get_by_role("button", name="Unirse a la campaña").click()
+    player.wait_for_url(re.compile(r".*/campanas/\d+/$"))
+    shot(player, "05-player-campaign")
+
+    # The Mayor's page updates by itself (SSE → htmx refetch), no reload.
+    mayor.get_by_test_id("members").get_by_text("pistolero").wait_for(timeout=5_000)
+    assert mayor.evaluate("window.__notReloaded") is True
+    shot(mayor, "06-mayor-sees-player-live")

@@ -1,0 +1,117 @@
+"""The live bus and its SSE endpoint: no secrets, versions, catch-up, keep-alive, headers."""
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import AsyncClient
+from django.urls import reverse
+
+from frontera.campaigns import services
+from frontera.campaigns.selectors import campaign_version
+from frontera.live import bus
+from frontera.live.views import event_stream
+from tests.factories import make_campaign, make_user
+
+
+def test_memory_bus_delivers_to_subscribers_of_that_topic_only():
+    async def scenario():
+        backend = bus.MemoryBackend()
+        async with backend.subscribe("campaign:1") as one, backend.subscribe("campaign:2") as two:
+            await asyncio.to_thread(backend.publish, "campaign:1", 7)  # publishers may be other threads
+            assert await asyncio.wait_for(one.get(), 1) == 7
+            assert two.empty()
+        assert not backend._subscribers
+
+    asyncio.run(scenario())
+
+
+async def _first_chunks(response, n):
+    chunks = []
+    iterator = response.streaming_content.__aiter__()
+    for _ in range(n):
+        chunk = await asyncio.wait_for(iterator.__anext__(), 2)
+        chunks.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
+    await iterator.aclose()
+    return chunks
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sse_headers_and_hello_with_current_version():
+    campaign = make_campaign()
+    client = AsyncClient()
+
+    async def scenario():
+        await sync_to_async(client.force_login)(campaign.mayor)
+        response = await client.get(reverse("live_stream", args=[f"campaign:{campaign.pk}"]))
+        assert response["Content-Type"] == "text/event-stream"
+        assert response["X-Accel-Buffering"] == "no"
+        assert response["Cache-Control"] == "no-cache"
+        return await _first_chunks(response, 2)
+
+    chunks = asyncio.run(scenario())
+    version = campaign_version(campaign.pk)
+    assert chunks[1] == f'id: {version}\nevent: hello\ndata: {{"topic": "campaign:{campaign.pk}", "version": {version}}}\n\n'
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sse_client_behind_is_told_to_refresh_at_once():
+    campaign = make_campaign()
+    behind = campaign_version(campaign.pk)
+    services.invite_create(campaign=campaign, by=campaign.mayor)
+    client = AsyncClient()
+
+    async def scenario(headers):
+        await sync_to_async(client.force_login)(campaign.mayor)
+        response = await client.get(reverse("live_stream", args=[f"campaign:{campaign.pk}"]), headers=headers)
+        return await _first_chunks(response, 2)
+
+    assert "event: changed" in asyncio.run(scenario({"Last-Event-ID": str(behind)}))[1]
+    current = campaign_version(campaign.pk)
+    assert "event: hello" in asyncio.run(scenario({"Last-Event-ID": str(current)}))[1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_event_stream_sends_changes_and_keepalives(settings):
+    campaign = make_campaign()
+    topic = f"campaign:{campaign.pk}"
+    version = campaign_version(campaign.pk)
+
+    async def scenario():
+        stream = event_stream(topic, version, keepalive=0.05)
+        assert (await stream.__anext__()).startswith("retry:")
+        assert "event: hello" in await stream.__anext__()
+        assert await stream.__anext__() == ": keep-alive\n\n"
+        await asyncio.to_thread(bus.publish, topic, version + 5)
+        message = await asyncio.wait_for(stream.__anext__(), 1)
+        await stream.aclose()
+        return message
+
+    message = asyncio.run(scenario())
+    assert message.startswith(f"id: {version + 5}\nevent: changed\n")
+    assert "data: " in message and "campaign" in message
+    # A message carries only topic and version: nothing else to leak.
+    assert set(eval(message.split("data: ", 1)[1])) == {"topic", "version"}  # noqa: S307
+
+
+@pytest.mark.django_db
+def test_sse_refuses_outsiders_and_unknown_topics(client):
+    campaign = make_campaign()
+    client.force_login(make_user())
+    for topic in (f"campaign:{campaign.pk}", "campaign:999999", "nothing:1", "campaign:x"):
+        assert client.get(reverse("live_stream", args=[topic])).status_code == 404
+    client.logout()
+    assert client.get(reverse("live_stream", args=[f"campaign:{campaign.pk}"])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_services_publish_after_commit_only(django_capture_on_commit_callbacks, monkeypatch):
+    published = []
+    monkeypatch.setattr(bus, "publish", lambda topic, version: published.append((topic, version)))
+    campaign = make_campaign()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        services.invite_create(campaign=campaign, by=campaign.mayor)
+    assert published == []
+    for callback in callbacks:
+        callback()
+    assert published == [(f"campaign:{campaign.pk}", campaign_version(campaign.pk))]

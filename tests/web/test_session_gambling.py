@@ -1,0 +1,183 @@
+"""Gambling nights (FR-GMB-2..7): the banca against the house from the Mayor's deck with the dead
+man's hand, the attempt to leave as a real check, the settlement into the sheet's money and the
+bet's exchange (FR-EXCH-2); azar and habilidad as opposed checks leading into the same exchange."""
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from frontera.play import services
+from frontera.play.models import MAYOR_SEAT, Exchange, Gamble, SessionEvent, seat_key
+from frontera.play.services import SessionError
+from frontera.rules.cards import Card
+from tests.factories import assert_conserved, engine, make_table, stack_pile
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    with translation.override("en"):
+        yield
+
+
+def _money(character):
+    character.refresh_from_db()
+    return character.sheet["money"]
+
+
+def _order_banca(gamble, first_codes):
+    """Scenario set-up: the banca's deck with the given cards (by code) turned first."""
+    gamble.refresh_from_db()
+    pile = gamble.state["pile"]
+    front = [next(u for u in pile if Card.from_uid(u).code == code) for code in first_codes]
+    gamble.state["pile"] = front + [u for u in pile if u not in front]
+    Gamble.objects.filter(pk=gamble.pk).update(state=gamble.state)
+
+
+def _pile_cards(session, suit, count, *, low=True):
+    cards = sorted((u for u in engine(session).pile if Card.from_uid(u).suit == suit),
+                   key=lambda u: Card.from_uid(u).value, reverse=not low)
+    return cards[:count]
+
+
+def _stop(session, gamble, who, chosen_uid, filler):
+    stack_pile(session, filler + [chosen_uid])
+    prueba = services.banca_try_stop(gamble=gamble, by=who)
+    part = services.check_draw(participant=prueba.participants.get(), by=who)
+    assert chosen_uid in part.drawn
+    return services.check_choose(participant=part, by=who, card=chosen_uid)
+
+
+def test_fr_gmb_2_3_4_banca_win_is_settled_into_money_and_the_winner_chooses_the_exchange():
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    money = _money(hero)
+    gamble = services.banca_begin(session=session, by=mayor, character=hero)
+    assert len(gamble.state["pile"]) == 8 + 4  # the Mayor's 8 and the dead man's hand (FR-GMB-2)
+    _order_banca(gamble, ["AS"])
+    with pytest.raises(SessionError, match="Play a round"):
+        services.banca_try_stop(gamble=gamble, by=p1)
+    services.banca_deal(gamble=gamble, by=mayor, rounds_seen=0)
+    services.banca_deal(gamble=gamble, by=mayor, rounds_seen=0)  # a double submit: no second round
+    gamble.refresh_from_db()
+    assert (gamble.state["player"], gamble.state["bank"], len(gamble.state["rounds"])) == (3, 0, 1)
+    diamonds = _pile_cards(session, "D", 1, low=False)
+    _stop(session, gamble, p1, diamonds[0], _pile_cards(session, "C", 2))  # Éxito: leaves now (FR-GMB-3)
+    gamble.refresh_from_db()
+    assert gamble.status == "settled"
+    assert _money(hero) == money + (money * 3) // 4  # r = −3: winnings (money / 4) × 3 (FR-GMB-4)
+    exchange = Exchange.objects.get(session=session)
+    assert (exchange.kind, exchange.first, exchange.second, exchange.chooser) == (
+        "bet", seat_key(hero.pk), MAYOR_SEAT, seat_key(hero.pk))
+    assert_conserved(session)
+
+
+def test_fr_gmb_6_banca_cheat_caught_loses_all_and_the_mayor_takes_a_card():
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    gamble = services.banca_begin(session=session, by=mayor, character=hero, cheating=True)
+    _order_banca(gamble, ["8C"])
+    services.banca_deal(gamble=gamble, by=mayor)
+    prueba_part = _stop(session, gamble, p1, _pile_cards(session, "S", 1)[0], _pile_cards(session, "H", 2))
+    assert prueba_part.trait == "manos" and prueba_part.skill == "mana"  # Manos (Maña) instead (FR-GMB-6)
+    gamble.refresh_from_db()
+    assert gamble.status == "settled" and gamble.state["result"]["exchange"] == "caught_cheating"
+    assert _money(hero) == 0
+    exchange = Exchange.objects.get(session=session)
+    assert (exchange.kind, exchange.chooser, exchange.second) == ("cheat", MAYOR_SEAT, seat_key(hero.pk))
+    before = engine(session)
+    services.exchange_choose(exchange=exchange, by=mayor, step="take", picks=["#1"])
+    state = engine(session)  # the rival takes one and gives nothing back (FR-EXCH-2)
+    assert len(state.player_decks[MAYOR_SEAT]) == len(before.player_decks[MAYOR_SEAT]) + 1
+    assert len(state.player_decks[seat_key(hero.pk)]) == len(before.player_decks[seat_key(hero.pk)]) - 1
+
+
+def test_fr_gmb_3_no_round_while_an_attempt_to_leave_is_open_and_a_failed_attempt_keeps_playing():
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    gamble = services.banca_begin(session=session, by=mayor, character=hero)
+    services.banca_deal(gamble=gamble, by=mayor)
+    stack_pile(session, _pile_cards(session, "S", 5))  # Cabeza (♦): all spades → Fracaso
+    prueba = services.banca_try_stop(gamble=gamble, by=p1)
+    assert services.banca_try_stop(gamble=gamble, by=p1).pk == prueba.pk  # double submit
+    before = Gamble.objects.get(pk=gamble.pk).state
+    with pytest.raises(SessionError, match="attempt to leave"):
+        services.banca_deal(gamble=gamble, by=mayor)
+    assert Gamble.objects.get(pk=gamble.pk).state == before
+    part = services.check_draw(participant=prueba.participants.get(), by=p1)
+    services.check_choose(participant=part, by=p1, card=part.drawn[0])
+    gamble.refresh_from_db()
+    assert gamble.status == "open" and gamble.state["status"] == "playing" and not gamble.state["may_stop"]
+    with pytest.raises(SessionError, match="another round"):
+        services.banca_try_stop(gamble=gamble, by=p1)
+    services.banca_deal(gamble=gamble, by=mayor)
+
+
+def _contest_play(session, gamble, plays):
+    """Each (user, character, suit of the card to play, high?, suit of the others) draws and plays it."""
+    for who, character, suit, high, other in plays:
+        part = gamble.prueba.participants.get(character=character)
+        uid = _pile_cards(session, suit, 1, low=not high)[0]
+        stack_pile(session, _pile_cards(session, other, 2) + [uid])
+        part = services.check_draw(participant=part, by=who)
+        services.check_choose(participant=part, by=who, card=uid)
+
+
+def test_fr_gmb_5_azar_opposed_cabeza_then_luck_and_the_bet_exchange():
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    m1, m2 = _money(hero), _money(rival)
+    gamble = services.gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival])
+    assert {p.trait for p in gamble.prueba.participants.all()} == {"cabeza"}
+    _contest_play(session, gamble, [(p1, hero, "D", True, "S"), (p2, rival, "S", False, "C")])
+    gamble.refresh_from_db()
+    assert gamble.status == "settled" and gamble.state["roles"] == {str(hero.pk): "victory", str(rival.pk): "defeat"}
+    assert _money(hero) in (m1, 2 * m1) and _money(rival) in (m2, 0)  # dead man's hand: Ace or 8 (FR-GMB-5)
+    lines = [e for e in SessionEvent.objects.filter(session=session, kind="decision") if "FR-GMB-5" in e.rules]
+    assert len(lines) >= 3
+    exchange = Exchange.objects.get(session=session)
+    assert (exchange.kind, exchange.chooser, exchange.second) == ("bet", seat_key(hero.pk), seat_key(rival.pk))
+    assert_conserved(session)
+
+
+def test_fr_gmb_7_habilidad_contest_uses_the_contests_trait_and_skill():
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    gamble = services.gamble_contest(session=session, by=mayor, kind="habilidad", characters=[hero, rival],
+                                     contest="pulso")
+    assert {(p.trait, p.skill) for p in gamble.prueba.participants.all()} == {("musculo", "fuerza")}
+    with pytest.raises(SessionError, match="drinking"):
+        services.gamble_contest(session=session, by=mayor, kind="habilidad", characters=[hero, rival],
+                                contest="duelo_bebida")
+    with pytest.raises(SessionError, match="two characters"):
+        services.gamble_contest(session=session, by=mayor, kind="azar", characters=[hero])
+
+
+def test_fr_gmb_6_azar_cheat_draws_manos_mana():
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    gamble = services.gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival],
+                                     cheats=[rival.pk])
+    traits = {p.character_id: (p.trait, p.skill) for p in gamble.prueba.participants.all()}
+    assert traits == {hero.pk: ("cabeza", "astucia"), rival.pk: ("manos", "mana")}
+
+
+def test_banca_on_the_pages_the_player_may_only_try_to_leave_their_own(client):
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    client.force_login(mayor)
+    response = client.post(reverse("play_gamble_new", args=[session.pk]),
+                           {"kind": "banca", "characters": [hero.pk], "request_key": "b1"}, HTTP_HX_REQUEST="true")
+    gamble = Gamble.objects.get(session=session)
+    assert f'data-testid="banca-{gamble.pk}"' in response.text
+    response = client.post(reverse("play_gamble_new", args=[session.pk]),
+                           {"kind": "banca", "characters": [hero.pk, rival.pk], "request_key": "b2"},
+                           HTTP_HX_REQUEST="true")
+    assert "one character at a time" in response.text, response.text[:400]
+    client.post(reverse("play_gamble_step", args=[session.pk, gamble.pk, "repartir"]), {"rounds": "0"})
+    client.force_login(p2)
+    page = client.get(session.get_absolute_url()).text
+    assert f'data-testid="banca-{gamble.pk}"' in page and f"banca-stop-{gamble.pk}" not in page
+    assert client.post(reverse("play_gamble_step", args=[session.pk, gamble.pk, "plantarse"])).status_code == 404
+    assert client.post(reverse("play_gamble_step", args=[session.pk, gamble.pk, "repartir"])).status_code == 404
+    client.force_login(p1)
+    page = client.get(session.get_absolute_url()).text
+    assert f"banca-stop-{gamble.pk}" in page
+    client.post(reverse("play_gamble_step", args=[session.pk, gamble.pk, "plantarse"]))
+    gamble.refresh_from_db()
+    assert gamble.prueba is not None and gamble.prueba.participants.get().character_id == hero.pk

@@ -1,0 +1,122 @@
+"""Medical attention (FR-CHK-5) as its own action, and the drinking duel (FR-SOB-2) between two
+characters, each through the real services and pages."""
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from frontera.play import services
+from frontera.play.models import Exchange, Gamble, GameSession, SessionEvent, Treatment
+from frontera.play.services import SessionError
+from frontera.rules import session as rules_session
+from frontera.rules.cards import Card
+from tests.factories import engine, make_table, set_tracks, stack_pile
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    with translation.override("en"):
+        yield
+
+
+def _pile(session, suit, *, low=True):
+    cards = sorted((u for u in engine(session).pile if Card.from_uid(u).suit == suit),
+                   key=lambda u: Card.from_uid(u).value, reverse=not low)
+    return cards
+
+
+def _anywhere(session, code):
+    """The first copy of ``code`` wherever the deal put it (stack_pile fetches it from any zone)."""
+    return next(uid for cards in rules_session.zones(engine(session)).values() for uid in cards
+                if uid.endswith(":" + code))
+
+
+def _treat(session, by, healer, patient, chosen_suit, *, low=True, uid=None):
+    treatment = services.medical_request(session=session, by=session.campaign.mayor, healer=healer, patient=patient)
+    part = treatment.prueba.participants.get()
+    uid = uid or _pile(session, chosen_suit, low=low)[0]
+    stack_pile(session, [uid])
+    part = services.check_draw(participant=part, by=by)
+    services.check_choose(participant=part, by=by, card=uid)
+    treatment.refresh_from_db()
+    return treatment, part
+
+
+def test_fr_chk_5_medical_attention_is_cabeza_saber_and_a_success_speeds_recovery(client):
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    set_tracks(rival, health=-2)
+    treatment, part = _treat(session, p1, hero, rival, "D")
+    assert (part.trait, part.skill, part.cards) == ("cabeza", "saber", 3 + 2)  # Saber held: +2 (FR-CHK-1)
+    assert treatment.speeds is True
+    rival.refresh_from_db()
+    assert rival.sheet["tracks"]["health"] == -2  # it never restores a level by itself
+    texts = [e for e in SessionEvent.objects.filter(session=session, kind="decision") if "FR-HLT-2" in e.rules]
+    assert texts and texts[0].params["medical"] == {"_msg": "%(n)s hour(s)", "n": 8}
+    client.force_login(mayor)
+    assert "recovers faster" in client.get(session.get_absolute_url()).text
+
+
+def test_fr_chk_5_a_partial_success_on_someone_else_does_nothing():
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    set_tracks(rival, health=-1)
+    treatment, _part = _treat(session, p1, hero, rival, "H")
+    assert treatment.speeds is False
+    assert not GameSession.objects.get(pk=session.pk).tallies.get("medical")
+
+
+def test_fr_chk_5_on_oneself_difficulty_8_even_a_low_diamond_fails():
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    set_tracks(hero, health=-1)
+    treatment, part = _treat(session, p1, hero, hero, "D", uid=_anywhere(session, "2D"))
+    assert part.prueba.difficulty == 8 and treatment.speeds is False
+    # The K♦, fetched from wherever the deal put it: the pile's best ♦ may be below 8.
+    treatment, part = _treat(session, p1, hero, hero, "D", uid=_anywhere(session, "KD"))
+    assert treatment.speeds is True
+
+
+def test_fr_chk_5_refuses_an_unwounded_patient_and_a_double_submit_is_one_check(client):
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    with pytest.raises(SessionError, match="not wounded"):
+        services.medical_request(session=session, by=mayor, healer=hero, patient=rival)
+    set_tracks(rival, health=-1)
+    client.force_login(mayor)
+    for _ in range(2):
+        client.post(reverse("play_medical_new", args=[session.pk]),
+                    {"healer": hero.pk, "patient": rival.pk, "request_key": "m1"})
+    assert Treatment.objects.count() == 1
+
+
+def test_fr_sob_2_drinking_duel_until_a_coma_then_the_bet_exchange(client):
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    set_tracks(rival, sobriety=-2)  # the rival starts Borracho: one bad draw from a coma
+    duel = services.drinking_duel_start(session=session, by=mayor, characters=[hero, rival])
+    client.force_login(p1)
+    page = client.get(session.get_absolute_url()).text
+    assert f"duel-drink-{hero.pk}" in page and f"duel-drink-{rival.pk}" not in page
+    url = reverse("play_gamble_step", args=[session.pk, duel.pk, "beber"])
+    assert client.post(url, {"character": rival.pk, "round": 1}).status_code == 404  # not p1's to drink
+    rounds = 0
+    while Gamble.objects.get(pk=duel.pk).status == "open":
+        duel.refresh_from_db()
+        r = duel.state["round"]
+        client.post(url, {"character": hero.pk, "round": r})
+        client.post(url, {"character": hero.pk, "round": r})  # a double submit: no second drink
+        services.drinking_duel_drink(gamble=duel, by=p2, character=rival, round_seen=r)
+        rounds += 1
+        assert rounds < 40
+    duel.refresh_from_db()
+    drinks = duel.state["drinkers"]
+    assert drinks[str(hero.pk)]["drinks"] == drinks[str(rival.pk)]["drinks"] == rounds
+    result = duel.state["result"]
+    rival.refresh_from_db()
+    hero.refresh_from_db()
+    assert min(rival.sheet["tracks"]["sobriety"], hero.sheet["tracks"]["sobriety"]) == -3  # someone reached En coma
+    assert any("FR-SOB-2" in e.rules for e in SessionEvent.objects.filter(session=session, kind="decision"))
+    bets = Exchange.objects.filter(session=session, kind__in=["bet", "bet_tie"])
+    assert bets.count() == 1 and (result[str(hero.pk)] == "tie") == (bets.get().kind == "bet_tie")
+    assert Exchange.objects.filter(session=session, kind="coma").exists()  # FR-SOB-1's exchange is due too
+    with pytest.raises(SessionError, match="settled"):
+        services.drinking_duel_drink(gamble=duel, by=mayor, character=hero)

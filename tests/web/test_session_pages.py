@@ -1,0 +1,266 @@
+"""Session pages: the Mayor's dashboard, the player's phone, fragments, every action with and
+without htmx, permissions (404 outside), messages in Spanish, CSP-clean HTML."""
+
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from frontera.play import services
+from frontera.play.models import Check, GameSession, Participant
+from frontera.play.selectors import session_version
+from frontera.rules import odds as rules_odds
+from frontera.rules import session as rules_session
+from tests.factories import assert_conserved, engine, make_campaign, make_protagonist, make_table, make_user, stack_pile
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _assert_csp_clean(response):
+    html = response.text
+    nonce = re.search(r"'nonce-([^']+)'", response["Content-Security-Policy"]).group(1)
+    for tag in re.findall(r"<script\b[^>]*>", html) + re.findall(r"<style\b[^>]*>", html):
+        assert f'nonce="{nonce}"' in tag, tag
+    assert not re.search(r"\sstyle=", html)
+    assert not re.search(r"\son[a-z]+=", html)
+
+
+def test_mayor_starts_a_session_from_the_campaign_with_a_plain_form(client):
+    player = make_user()
+    campaign = make_campaign(players=[player])
+    hero = make_protagonist(campaign, player, name="Djamal")
+    client.force_login(campaign.mayor)
+    assert reverse("play_sessions", args=[campaign.pk]) in client.get(campaign.get_absolute_url()).text
+    page = client.get(reverse("play_sessions", args=[campaign.pk]))
+    assert page.status_code == 200 and "Djamal" in page.text
+    response = client.post(reverse("play_sessions", args=[campaign.pk]),
+                           {"mode": "normal", "characters": [str(hero.pk)], "jokers": 2})
+    session = GameSession.objects.get()
+    assert response.status_code == 302 and response.url == session.get_absolute_url()
+    assert len(engine(session).player_decks[f"c{hero.pk}"]) == 8
+
+
+def test_bad_start_form_is_refused_with_a_message(client):
+    campaign = make_campaign()
+    client.force_login(campaign.mayor)
+    response = client.post(reverse("play_sessions", args=[campaign.pk]), {"mode": "normal", "jokers": 7})
+    assert response.status_code == 400 and not GameSession.objects.exists()
+
+
+def test_a_player_cannot_start_a_session(client):
+    session, mayor, seated, _ = make_table()
+    client.force_login(seated[0][0])
+    response = client.post(reverse("play_sessions", args=[session.campaign.pk]), {"mode": "normal", "jokers": 2})
+    assert response.status_code == 404 and GameSession.objects.count() == 1
+    assert "start-session" not in client.get(reverse("play_sessions", args=[session.campaign.pk])).text
+
+
+def test_dashboard_for_the_mayor_phone_for_the_player_404_for_outsiders(client):
+    session, mayor, seated, _ = make_table()
+    client.force_login(mayor)
+    dashboard = client.get(session.get_absolute_url())
+    assert dashboard.status_code == 200 and 'data-testid="seats"' in dashboard.text
+    _assert_csp_clean(dashboard)
+    client.force_login(seated[0][0])
+    phone = client.get(session.get_absolute_url())
+    assert phone.status_code == 200 and 'data-testid="deck"' in phone.text and 'data-testid="seats"' not in phone.text
+    _assert_csp_clean(phone)
+    client.force_login(make_user())
+    assert client.get(session.get_absolute_url()).status_code == 404
+    assert client.get(reverse("play_sessions", args=[session.campaign.pk])).status_code == 404
+
+
+def test_fragments_are_partials_of_the_same_page_and_unknown_ones_404(client):
+    session, mayor, seated, _ = make_table()
+    client.force_login(mayor)
+    for name in ("board", "checks", "feed"):
+        response = client.get(session.get_absolute_url(), {"fragment": name}, **HX)
+        assert response.status_code == 200 and f'id="{name}"' in response.text and "<html" not in response.text
+    assert client.get(session.get_absolute_url(), {"fragment": "me"}).status_code == 404
+    client.force_login(seated[0][0])
+    for name in ("me", "checks", "feed"):
+        assert client.get(session.get_absolute_url(), {"fragment": name}).status_code == 200
+    assert client.get(session.get_absolute_url(), {"fragment": "board"}).status_code == 404
+
+
+def test_dashboard_shows_tracks_penalty_zones_and_feed_in_spanish(client):
+    session, mayor, seated, _ = make_table()
+    client.force_login(mayor)
+    with translation.override("es"):
+        page = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").text
+    assert "Salud" in page and "Sano" in page and "montón" in page and "Tesoro" in page
+    assert "mano del hombre muerto" in page
+    assert "8 cartas boca abajo" in page or "Nadie puede mirarlas" in page
+
+
+def test_fr_chk_1_trait_check_called_drawn_and_chosen_through_the_pages(client):
+    """The Mayor calls a check (htmx), the player sees the odds, draws and taps a card (htmx),
+    the Mayor's dashboard shows the outcome and why."""
+    session, mayor, seated, _ = make_table()
+    player, hero = seated[0]
+    stack_pile(session, ["1:7H", "1:KS", "1:2D", "1:9C", "1:QH"])
+    client.force_login(mayor)
+    response = client.post(reverse("play_check_new", args=[session.pk]), {
+        "characters": [str(hero.pk)], "trait": "musculo", "skill": "agilidad", "modifier": 0, "request_key": "r1",
+        "label": "Saltar el barranco"}, **HX)
+    assert response.status_code == 200 and 'id="checks"' in response.text and "Saltar el barranco" in response.text
+    participant = Participant.objects.get()
+    client.force_login(player)
+    phone = client.get(session.get_absolute_url()).text
+    state = engine(session)
+    odds = rules_odds.check_odds(rules_session.draw_source(state, f"c{hero.pk}", 5), 5, "musculo")
+    assert f"{float(odds['success']) * 100:.1f}" in phone  # FR-ODDS-1: the exact odds of this draw
+    response = client.post(reverse("play_draw", args=[session.pk, participant.pk]), **HX)
+    assert 'aria-label="Jugar 7♥"' in response.text or 'aria-label="Play 7♥"' in response.text
+    response = client.post(reverse("play_choose", args=[session.pk, participant.pk]), {"card": "1:7H"}, **HX)
+    assert 'data-testid="outcome-' in response.text
+    client.force_login(mayor)
+    dashboard = client.get(session.get_absolute_url()).text
+    assert "7♥" in dashboard and "Éxito" in dashboard
+    assert_conserved(session)
+
+
+def test_actions_work_without_javascript_and_redirect_back_with_messages(client):
+    session, mayor, seated, _ = make_table()
+    player, hero = seated[0]
+    client.force_login(mayor)
+    response = client.post(reverse("play_check_new", args=[session.pk]),
+                           {"characters": [str(hero.pk)], "trait": "manos", "modifier": 0, "request_key": "x"})
+    assert response.status_code == 302 and response.url == session.get_absolute_url()
+    participant = Participant.objects.get()
+    client.force_login(player)
+    assert client.post(reverse("play_draw", args=[session.pk, participant.pk])).status_code == 302
+    participant.refresh_from_db()
+    response = client.post(reverse("play_choose", args=[session.pk, participant.pk]), {"card": "9:AS"}, follow=True)
+    assert "no salió en esta prueba" in response.text or "not drawn" in response.text  # the message, in the page
+    assert Participant.objects.get().status == "drawn"
+
+
+def test_bad_input_through_htmx_shows_the_message_in_the_region_and_changes_nothing(client):
+    session, mayor, seated, _ = make_table()
+    player, hero = seated[0]
+    check = services.check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    participant = check.participants.get()
+    client.force_login(player)
+    before = GameSession.objects.get(pk=session.pk).state
+    response = client.post(reverse("play_choose", args=[session.pk, participant.pk]), {"card": "1:AS"}, **HX)
+    assert 'data-testid="error"' in response.text
+    assert GameSession.objects.get(pk=session.pk).state == before
+
+
+def test_stale_form_after_resolution_gets_a_clear_message(client):
+    session, mayor, seated, _ = make_table()
+    player, hero = seated[0]
+    participant = services.check_draw(participant=services.check_request(
+        session=session, by=mayor, characters=[hero], trait="manos").participants.get(), by=player)
+    first, second = participant.drawn[:2]
+    client.force_login(player)
+    client.post(reverse("play_choose", args=[session.pk, participant.pk]), {"card": first, "suit": "S"}, **HX)
+    version = session_version(session.pk)
+    response = client.post(reverse("play_choose", args=[session.pk, participant.pk]), {"card": second}, **HX)
+    assert "ya está resuelta" in response.text
+    assert session_version(session.pk) == version  # nothing logged, nothing changed
+
+
+def test_double_submitted_check_form_makes_one_check(client):
+    session, mayor, seated, _ = make_table()
+    client.force_login(mayor)
+    data = {"characters": [str(seated[0][1].pk)], "trait": "manos", "modifier": 0, "request_key": "same"}
+    client.post(reverse("play_check_new", args=[session.pk]), data, **HX)
+    client.post(reverse("play_check_new", args=[session.pk]), data, **HX)
+    assert Check.objects.count() == 1
+
+
+def test_a_player_cannot_draw_or_choose_for_someone_elses_character(client):
+    session, mayor, seated, (minion,) = make_table()
+    (p1, _), (_, other) = seated
+    check = services.check_request(session=session, by=mayor, characters=[other, minion], trait="manos")
+    client.force_login(p1)
+    for participant in check.participants.all():
+        assert client.post(reverse("play_draw", args=[session.pk, participant.pk])).status_code == 404
+        assert client.post(reverse("play_choose", args=[session.pk, participant.pk]), {"card": "1:AS"}).status_code == 404
+    assert set(check.participants.values_list("status", flat=True)) == {"requested"}
+    assert client.post(reverse("play_check_new", args=[session.pk]), {}).status_code == 404
+    assert client.post(reverse("play_phase_two", args=[session.pk])).status_code == 404
+
+
+def test_the_mayor_draws_for_a_minion_and_for_a_player_without_a_phone(client):
+    session, mayor, seated, (minion,) = make_table()
+    hero = seated[0][1]
+    check = services.check_request(session=session, by=mayor, characters=[hero, minion], trait="sentidos")
+    client.force_login(mayor)
+    for participant in check.participants.all():
+        client.post(reverse("play_draw", args=[session.pk, participant.pk]), **HX)
+        participant.refresh_from_db()
+        response = client.post(reverse("play_choose", args=[session.pk, participant.pk]),
+                               {"card": participant.drawn[0], "suit": "C"}, **HX)
+        assert response.status_code == 200
+    assert Check.objects.get().status == "resolved"
+
+
+def test_fr_opp_1_opposed_check_through_the_dashboard_form(client):
+    session, mayor, seated, (minion,) = make_table()
+    (p1, hero), _ = seated
+    client.force_login(mayor)
+    client.post(reverse("play_opposed_new", args=[session.pk]), {
+        "request_key": "o1", "label": "Persecución",
+        "character_1": str(hero.pk), "trait_1": "musculo", "skill_1": "agilidad", "modifier_1": 0,
+        "character_2": str(minion.pk), "trait_2": "musculo", "skill_2": "", "modifier_2": 0,
+        "trait_3": "manos", "trait_4": "manos"}, **HX)
+    check = Check.objects.get()
+    assert check.kind == "opposed" and check.participants.count() == 2
+
+
+def test_fr_mode_5_mayor_ends_phase_1_from_the_dashboard(client):
+    session, mayor, *_ = make_table()
+    client.force_login(mayor)
+    assert 'data-testid="phase-two"' in client.get(session.get_absolute_url()).text
+    client.post(reverse("play_phase_two", args=[session.pk]))
+    assert GameSession.objects.get().phase == 2
+    assert 'data-testid="phase-two"' not in client.get(session.get_absolute_url()).text
+
+
+def test_fr_mode_7_phone_shows_the_deck_by_suit_in_phase_2_and_a_count_in_phase_1(client):
+    session, mayor, seated, _ = make_table()
+    player, hero = seated[0]
+    client.force_login(player)
+    phase_1 = client.get(session.get_absolute_url(), {"fragment": "me"}).text
+    assert "by-suit" not in phase_1
+    for uid in engine(session).player_decks[f"c{hero.pk}"]:  # FR-MODE-2: not even their own
+        assert uid not in phase_1
+    services.phase_switch(session=session, by=mayor)
+    phase_2 = client.get(session.get_absolute_url(), {"fragment": "me"}).text
+    assert 'class="by-suit"' in phase_2
+
+
+def test_fr_mode_9_late_joiner_from_the_dashboard(client):
+    session, mayor, seated, _ = make_table()
+    from frontera.campaigns.services import campaign_add_player
+
+    newcomer = make_user()
+    campaign_add_player(campaign=session.campaign, user=newcomer)
+    late = make_protagonist(session.campaign, newcomer)
+    client.force_login(mayor)
+    response = client.post(reverse("play_join", args=[session.pk]),
+                           {"character": str(late.pk), "method": "new_deck", "per_player": 1})
+    assert response.status_code == 302
+    assert len(engine(session).player_decks[f"c{late.pk}"]) == 8
+
+
+def test_live_topic_is_registered_for_members_only():
+    from frontera.live.topics import resolve
+
+    session, mayor, seated, _ = make_table()
+    assert resolve(f"session:{session.pk}", seated[0][0]) == session_version(session.pk) > 0
+    assert resolve(f"session:{session.pk}", make_user()) is None
+
+
+def test_demo_seed_starts_one_demo_session_once():
+    from django.core.management import call_command
+
+    call_command("demo_seed", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("demo_seed", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    session = GameSession.objects.get()
+    assert session.seats.count() == 3 and len(engine(session).player_decks["mayor"]) == 8
