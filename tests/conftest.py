@@ -19,3 +19,27 @@ def pytest_configure(config):
 
     if settings.configured:
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _reproducible_session_seeds(request, monkeypatch):
+    """Every shuffle of a live session in a test comes from a seed derived from the test's id, so a
+    failure reproduces. ``FRONTERA_TEST_SEED=random`` keeps the real random seeds, to hunt for
+    tests that only pass on lucky deals (run it now and then; the seeds are in the session log)."""
+    import os
+
+    if os.environ.get("FRONTERA_TEST_SEED") == "random" or "/tests/web/" not in str(request.path):
+        return
+    from frontera.play import services
+    import hashlib
+    import itertools
+    import random
+
+    base = int.from_bytes(hashlib.sha256(request.node.nodeid.encode()).digest()[:7], "big")
+    counter = itertools.count()
+
+    def seeded_rng():
+        seed = (base + next(counter)) % (1 << 63)
+        return random.Random(seed), seed
+
+    monkeypatch.setattr(services, "_rng", seeded_rng)
