@@ -12,7 +12,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from django.db import transaction
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from frontera.campaigns.models import Campaign, CampaignEvent
@@ -21,6 +20,7 @@ from frontera.characters.catalogue_notes import NOTES_ES
 from frontera.characters.models import CatalogueItem, Character, CharacterDraft, CharacterEvent
 from frontera.characters.selectors import campaign_catalogue, engine_entry
 from frontera.live.bus import publish_on_commit
+from frontera.messages import engine_text
 from frontera.rules import characters as rules
 from frontera.rules.errors import RulesError
 
@@ -47,8 +47,8 @@ class CharacterError(ValueError):
 
 
 def rules_message(err: RulesError) -> str:
-    """A rules-engine error in the user's language."""
-    return gettext(err.template) % err.params if err.params else gettext(err.template)
+    """A rules-engine error in the user's language (plural forms included)."""
+    return engine_text(err.template, err.params)
 
 
 def character_topic(character_id: int) -> str:

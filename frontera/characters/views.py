@@ -25,7 +25,7 @@ from frontera.campaigns.permissions import (
 from frontera.characters import selectors, services, wizard
 from frontera.characters.forms import CatalogueItemForm, NotesForm, SheetForm
 from frontera.characters.models import CatalogueItem, Character
-from frontera.characters.services import CharacterError, character_topic
+from frontera.characters.services import CharacterError
 
 WIZARD = "characters/wizard.html"
 SHEET = "characters/character_sheet.html"
@@ -212,14 +212,15 @@ def npc_new(request, pk: int):
 @vary_on_headers("HX-Request")
 def character_sheet(request, pk: int, character_id: int):
     character = selectors.character_for_viewer(request.user, pk, character_id)
-    from frontera.play.selectors import character_deck_summary  # play builds on characters
+    # play builds on characters; the sheet's topic follows the character's log and its session
+    from frontera.play.selectors import character_deck_summary, sheet_topic, sheet_version
 
     context = {
         **selectors.sheet_view(character, request.user),
         "deck": character_deck_summary(character, request.user),
         "campaign": character.campaign,
-        "live_topic": character_topic(character.pk),
-        "live_version": selectors.character_version(character.pk),
+        "live_topic": sheet_topic(character.pk),
+        "live_version": sheet_version(character.pk),
     }
     if request.htmx and request.GET.get("fragment") == "sheet":
         return render(request, f"{SHEET}#sheet", context)

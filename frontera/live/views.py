@@ -5,6 +5,10 @@ Each message is ``id: <version>`` and ``event: changed``; the page's elements li
 the current version — by ``Last-Event-ID`` or the ``since`` version its page was rendered at — is
 told to refresh at once. A comment line every ~15 s keeps proxies from closing the stream. No
 database transaction is open while streaming.
+
+A composite topic (``sheet:<id>``, see :mod:`frontera.live.topics`) listens to every topic it
+follows and reads its own version again after each push and at each keep-alive tick (so a new
+session the character joins is picked up within one tick even though nothing it followed changed).
 """
 
 from __future__ import annotations
@@ -53,14 +57,95 @@ async def event_stream(topic: str, since: int | None, keepalive: float):
                 yield format_event("changed", version, topic)
 
 
+class _Following:
+    """Subscriptions to several bus topics at once, merged into one queue of wake-ups."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self._tasks: dict[str, asyncio.Task] = {}
+
+    @property
+    def topics(self) -> set[str]:
+        """The topics followed now (a subscription that failed is not one: it is tried again)."""
+        return {topic for topic, task in self._tasks.items() if not task.done()}
+
+    async def _pump(self, topic: str, ready: asyncio.Event) -> None:
+        try:
+            async with bus.subscribe(topic) as queue:
+                ready.set()
+                while True:
+                    await queue.get()
+                    self.queue.put_nowait(topic)
+        finally:
+            ready.set()  # a backend that failed to subscribe must not hang the stream
+
+    async def update(self, wanted: list[str]) -> None:
+        for topic in [t for t, task in self._tasks.items() if t not in wanted or task.done()]:
+            await self._stop(self._tasks.pop(topic))
+        for topic in wanted:
+            if topic not in self._tasks:
+                ready = asyncio.Event()
+                self._tasks[topic] = asyncio.create_task(self._pump(topic, ready))
+                await ready.wait()
+
+    @staticmethod
+    async def _stop(task: asyncio.Task) -> None:
+        task.cancel()
+        try:
+            await task
+        except (asyncio.CancelledError, Exception):  # noqa: BLE001 (going away either way)
+            pass
+
+    async def close(self) -> None:
+        for task in self._tasks.values():
+            await self._stop(task)
+        self._tasks.clear()
+
+
+def _sources_and_version(topic: str) -> tuple[list[str], int]:
+    return topics.sources(topic), topics.current_version(topic)
+
+
+async def composite_stream(topic: str, since: int | None, keepalive: float):
+    """The stream of a composite topic: subscribes to what it follows before reading its version,
+    re-reads both after every push (bursts coalesced) and at every keep-alive tick."""
+    following = _Following()
+    try:
+        yield "retry: 2000\n\n"
+        await following.update(await sync_to_async(topics.sources)(topic))
+        current = await sync_to_async(topics.current_version)(topic)
+        yield format_event("changed" if since is not None and since != current else "hello", current, topic)
+        last = current
+        while True:
+            try:
+                await asyncio.wait_for(following.queue.get(), timeout=keepalive)
+                pushed = True
+            except TimeoutError:
+                pushed = False
+            while not following.queue.empty():
+                following.queue.get_nowait()
+            wanted, version = await sync_to_async(_sources_and_version)(topic)
+            if set(wanted) != following.topics:
+                await following.update(wanted)
+                version = await sync_to_async(topics.current_version)(topic)  # nothing missed meanwhile
+            if version != last:
+                last = version
+                yield format_event("changed", version, topic)
+            elif not pushed:
+                yield ": keep-alive\n\n"
+    finally:
+        await following.close()
+
+
 @require_GET
 async def stream(request, topic: str):
     user = await request.auser()
     version = await sync_to_async(topics.resolve)(topic, user)
     if version is None:
         raise Http404
+    make = composite_stream if topics.is_composite(topic) else event_stream
     response = StreamingHttpResponse(
-        event_stream(topic, _since(request), settings.LIVE_KEEPALIVE_SECONDS), content_type="text/event-stream"
+        make(topic, _since(request), settings.LIVE_KEEPALIVE_SECONDS), content_type="text/event-stream"
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"

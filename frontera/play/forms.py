@@ -32,8 +32,12 @@ class SessionStartForm(forms.Form):
         self.fields["characters"].initial = [str(c.pk) for c in characters]
 
 
-def _request_key() -> str:
+def new_request_key() -> str:
+    """A fresh idempotency key for one submission of a form."""
     return uuid.uuid4().hex
+
+
+_request_key = new_request_key
 
 
 class CheckRequestForm(forms.Form):
@@ -113,6 +117,7 @@ ACTION_CHOICES = [
     ("horse", _("Run over by a horse")),
     ("dmh1", _("Dead man's hand, 1 card (FR-CHK-6)")),
     ("dmh2", _("Dead man's hand, 2 cards, keep the better")),
+    ("death", _("Death roll of a Muerto character (FR-HLT-3)")),
     ("rest", _("Rest (Con desgaste, FR-MODE-11)")),
 ]
 AGILITY_CHOICES = [("", _("no Agilidad check")), ("success", _("Éxito")), ("partial", _("Éxito parcial")),
@@ -137,6 +142,7 @@ class TableActionForm(forms.Form):
 TECHNIQUE_CHOICES = [
     ("pelea", "Pelea"), ("melee", _("melee weapon")), ("thrown", _("thrown weapon")),
     ("disparo_rapido", "Disparo rápido"), ("apuntar", "Apuntar"), ("move", _("only move")),
+    ("medical", _("medical attention (the whole turn)")), ("other", _("another action (no attack)")),
 ]
 BAND_CHOICES = [("adyacente", "Adyacente"), ("corto", "Corto"), ("medio", "Medio"), ("largo", "Largo")]
 SPECIAL_CHOICES = [("", _("—")), ("apresar", "Apresar"), ("asustar", "Asustar")]
@@ -153,16 +159,58 @@ class CombatStartForm(forms.Form):
             self.fields[name].choices = [(str(pk), label) for pk, label in characters]
 
 
+MOUNT_CHOICES = [("none", _("on foot")), ("walk", _("mount at a walk")), ("trot", _("mount at a trot")),
+                 ("gallop", _("mount at a gallop"))]
+
+
 class DeclareForm(forms.Form):
+    """A fighter's declaration (FR-CMB-1..4, -6, -9..-11, -13, -14, FR-CHK-5): each target with its
+    own range band (``targets`` + ``band_<id>``; ``target`` + ``band`` is the one-target shorthand)."""
+
     technique = forms.ChoiceField(label=_("Technique"), choices=TECHNIQUE_CHOICES)
     weapon = forms.CharField(label=_("Weapon"), max_length=40, required=False)
     target = forms.IntegerField(label=_("Target"), required=False)
+    targets = forms.MultipleChoiceField(label=_("Targets"), required=False)
     band = forms.ChoiceField(label=_("Range"), choices=BAND_CHOICES, required=False)
     special = forms.ChoiceField(label=_("Special"), choices=SPECIAL_CHOICES, required=False)
+    patient = forms.IntegerField(label=_("Patient"), required=False)
+    cover = forms.ChoiceField(label=_("Cover now"), required=False, choices=[("", _("as now"))] + COVER_CHOICES)
+    mount = forms.ChoiceField(label=_("Mount"), required=False, choices=[("", _("as now"))] + MOUNT_CHOICES)
+    holstered = forms.BooleanField(label=_("Weapons holstered at the start of the turn"), required=False)
     move_band = forms.ChoiceField(label=_("Move"), required=False, choices=[
         ("", _("stay")), ("adyacente", _("up to 3 m (Adyacente)")), ("corto", _("up to 10 m (Corto), only moving"))])
     move_cover = forms.ChoiceField(label=_("Cover at the end of the turn"), required=False,
                                    choices=[("", _("as now"))] + COVER_CHOICES)
+
+    def __init__(self, *args, fighters=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fighter_ids = [int(pk) for pk, _name in fighters]
+        self.fields["targets"].choices = [(str(pk), name) for pk, name in fighters]
+        for pk, name in fighters:
+            self.fields[f"band_{pk}"] = forms.ChoiceField(label=_("Range to %(name)s") % {"name": name},
+                                                          choices=BAND_CHOICES, required=False)
+
+    def clean(self):
+        data = super().clean()
+        technique = data.get("technique")
+        if technique == "medical" and data.get("patient") not in self.fighter_ids:
+            raise forms.ValidationError(_("Choose whom the medical attention is for."), code="patient")
+        if technique and technique not in ("move", "other", "medical") and not self.aims():
+            raise forms.ValidationError(_("Choose a target."), code="target")
+        return data
+
+    def aims(self) -> list[tuple[int, str]]:
+        """Each chosen target (a fighter's id) with its own range band."""
+        data = self.cleaned_data
+        chosen = [data["target"]] if data.get("target") else []
+        chosen += [int(x) for x in data.get("targets") or []]
+        return [(pk, data.get(f"band_{pk}") or data.get("band") or "adyacente")
+                for pk in dict.fromkeys(chosen) if pk in self.fighter_ids]
+
+
+class DeathRollForm(forms.Form):
+    character = forms.IntegerField()
+    request_key = forms.CharField(widget=forms.HiddenInput, initial=_request_key, max_length=40)
 
 
 class CombatChooseForm(forms.Form):
@@ -180,8 +228,6 @@ EXCHANGE_CHOICES = [
     ("cheat", _("Trampa: the first caught the second cheating (takes one, gives none)")),
     ("duel", _("Duelo: the first won (takes up to 2, gives as many)")),
     ("duel_tie", _("Duelo in Tablas: two random cards each way")),
-    ("treasure_take", _("Tesoro: the first keeps a random treasure card")),
-    ("treasure_swap", _("Tesoro: the two swap one card each, chosen by its owner")),
     ("death", _("Death: the first leaves the game, their cards go to the Tesoro")),
 ]
 
@@ -197,6 +243,36 @@ class ExchangeStartForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["first"].choices = [(str(pk), name) for pk, name in characters]
         self.fields["second"].choices = [("", _("—"))] + [(str(pk), name) for pk, name in characters]
+
+
+class TreasureShareStartForm(forms.Form):
+    """The Mayor says who shares a treasure (FR-EXCH-6); the sharers decide the rest on their phones."""
+
+    sharers = forms.MultipleChoiceField(label=_("Who shares it"), widget=forms.CheckboxSelectMultiple)
+    count = forms.IntegerField(label=_("Tesoro cards to share"), min_value=1, max_value=5, initial=1)
+    swaps = forms.IntegerField(label=_("Cards each of the others may swap"), min_value=0, max_value=5, initial=1)
+    request_key = forms.CharField(widget=forms.HiddenInput, initial=_request_key, max_length=40)
+
+    def __init__(self, *args, characters=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["sharers"].choices = [(str(pk), name) for pk, name in characters]
+
+
+class TreasureShareForm(forms.Form):
+    """A sharer (or the Mayor for them) names the keepers, or swaps a card, or lets the swap go."""
+
+    action = forms.ChoiceField(choices=[("keeper", "keeper"), ("swap", "swap")])
+    character = forms.ChoiceField()
+    keeper = forms.MultipleChoiceField(required=False)
+    partner = forms.ChoiceField(required=False)
+    request_key = forms.CharField(required=False, max_length=40)
+
+    def __init__(self, *args, sharers=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(str(pk), name) for pk, name in sharers]
+        self.fields["character"].choices = choices
+        self.fields["keeper"].choices = choices
+        self.fields["partner"].choices = [("", "—"), *choices]
 
 
 class ExchangeChooseForm(forms.Form):
@@ -243,3 +319,22 @@ class MedicalForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in ("healer", "patient"):
             self.fields[name].choices = [(str(pk), label) for pk, label in characters]
+
+
+class PistolDuelForm(forms.Form):
+    """The Mayor calls a pistol duel (FR-CMB-15): two duellists, each with the ranged weapon they use."""
+
+    first = forms.ChoiceField(label=_("First duellist"))
+    first_weapon = forms.ChoiceField(label=_("First duellist's weapon"))
+    second = forms.ChoiceField(label=_("Second duellist"))
+    second_weapon = forms.ChoiceField(label=_("Second duellist's weapon"))
+    request_key = forms.CharField(widget=forms.HiddenInput, initial=_request_key, max_length=40)
+
+    def __init__(self, *args, characters=(), weapons=(), **kwargs):
+        kwargs.setdefault("auto_id", "duel_%s")
+        super().__init__(*args, **kwargs)
+        for name in ("first", "second"):
+            self.fields[name].choices = [(str(pk), label) for pk, label in characters]
+            self.fields[f"{name}_weapon"].choices = [(key, label) for key, label in weapons]
+        if len(characters) > 1:
+            self.fields["second"].initial = str(characters[1][0])

@@ -311,3 +311,40 @@ class Treatment(models.Model):
 
     def __str__(self) -> str:
         return f"treatment {self.pk}"
+
+
+class PistolDuel(models.Model):
+    """A pistol duel (FR-CMB-15): opposed Manos (Disparo rápido) between two characters, played as
+    an ordinary opposed check (``prueba``, the current round: FR-OPP-5 may call for another one),
+    each with the ranged weapon the Mayor named (catalogue keys). Once revealed the loser takes one
+    full-damage hit (both on Tablas) and the FR-EXCH-3 exchange (``exchange``) opens. ``result``
+    keeps the engine's verdict (:func:`frontera.rules.combat.pistol_duel`)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("in play")
+        SETTLED = "settled", _("settled")
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="pistol_duels")
+    prueba = models.ForeignKey(Check, on_delete=models.SET_NULL, null=True, blank=True, related_name="pistol_duels")
+    first = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="+")
+    first_weapon = models.CharField(max_length=40)
+    second_weapon = models.CharField(max_length=40)
+    rounds = models.PositiveSmallIntegerField(default=1)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    result = models.JSONField(default=dict)
+    exchange = models.ForeignKey(Exchange, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    request_key = models.CharField(max_length=40, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "request_key"], condition=~models.Q(request_key=""), name="one_pistol_duel_per_request"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"pistol duel {self.pk}"

@@ -11,6 +11,7 @@ seen by everyone once revealed (at once in a trait check, all together in an opp
 
 from __future__ import annotations
 
+import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -20,6 +21,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from frontera.campaigns.permissions import is_mayor_of
 from frontera.characters.models import Character
+from frontera.messages import engine_text
 from frontera.play.models import (
     MAYOR_SEAT,
     Check,
@@ -33,7 +35,15 @@ from frontera.play.models import (
     combat_key,
     seat_key,
 )
-from frontera.play.services import EXCHANGE_RULES, OUTCOME_LABELS, exchange_choices, why
+from frontera.play.services import (
+    COVER_LABELS,
+    DEATH_ROLL_TURNS,
+    EXCHANGE_RULES,
+    MOUNT_LABELS,
+    OUTCOME_LABELS,
+    exchange_choices,
+    why,
+)
 from frontera.rules import characters as rules_characters
 from frontera.rules import combat as rules_combat
 from frontera.rules import odds as rules_odds
@@ -76,17 +86,9 @@ def sessions_of(campaign) -> list[GameSession]:
 
 
 def render_message(message: str, params: dict) -> str:
-    """A logged message in the current language; parameters that are messages are translated too."""
-    values = {}
-    for key, value in params.items():
-        if isinstance(value, dict) and "_msg" in value:
-            value = render_message(value["_msg"], {k: v for k, v in value.items() if k != "_msg"})
-        values[key] = value
-    text = gettext(message)
-    try:
-        return text % values
-    except (KeyError, TypeError, ValueError):
-        return text
+    """A logged message in the current language; parameters that are messages are translated too,
+    and a message with plural forms takes the form of its number (:mod:`frontera.messages`)."""
+    return engine_text(message, params)
 
 
 def session_feed(session: GameSession, limit: int = FEED_LENGTH) -> list[dict]:
@@ -450,6 +452,11 @@ def exchanges_view(session: GameSession, viewer: Viewer, state) -> list[dict]:
     position. A player sees only the exchanges their characters take part in."""
     rows = []
     for exchange in Exchange.objects.filter(session=session, status=Exchange.Status.PENDING).order_by("pk"):
+        if exchange.kind == Exchange.Kind.TREASURE_TAKE:  # a sharing among several protagonists
+            row = sharing_row(exchange, viewer, state)
+            if row is not None:
+                rows.append(row)
+            continue
         involved = {exchange.first, exchange.second} & viewer.seats
         if not viewer.is_mayor and not involved:
             continue
@@ -485,12 +492,68 @@ def exchanges_view(session: GameSession, viewer: Viewer, state) -> list[dict]:
     return rows
 
 
+def sharing_row(exchange: Exchange, viewer: Viewer, state) -> dict | None:
+    """A treasure being shared (FR-EXCH-6), for its sharers' players and the Mayor only: the cards
+    drawn — by face only to a sharer's player in phase 2 (``treasure_sharers_see``), face down in
+    phase 1 (FR-MODE-4) and always to the Mayor, who takes no part —, who named whom, and a form
+    for each sharer the viewer may act for (their own; the Mayor: anyone, for a player without a
+    phone): naming the keepers, then swapping a card with another sharer or not."""
+    from frontera.rules import exchanges as rules_exchanges
+
+    data = exchange.chosen.get("sharing")
+    if not data:
+        return None
+    sharers, names = data["sharers"], data["names"]
+    mine = [s for s in sharers if s in viewer.seats]
+    if not viewer.is_mayor and not mine:
+        return None
+    see = bool(mine) and rules_exchanges.treasure_sharers_see(state)
+    cards = [{"n": i + 1, "card": card_view(uid) if see and uid in state.treasure else None}
+             for i, uid in enumerate(data["cards"])]
+    people = [(int(s[1:]), names[s]) for s in sharers]
+    votes = [{"name": names[s], "named": [names[k] for k in data["votes"].get(s, [])]} for s in sharers]
+    forms = []
+    for s in (sharers if viewer.is_mayor else mine):
+        acting_for = s not in viewer.seats
+        if exchange.step == "keeper":
+            current = data["votes"].get(s, [])
+            forms.append({"pk": int(s[1:]), "name": names[s], "acting_for": acting_for, "slots": [
+                {"n": c["n"], "choices": [(pk, name, bool(current) and current[c["n"] - 1] == seat_key(pk))
+                                          for pk, name in people]} for c in cards]})
+        elif data["left"].get(s, 0) > 0:
+            forms.append({"pk": int(s[1:]), "name": names[s], "acting_for": acting_for, "left": data["left"][s],
+                          "request_key": f"share-{exchange.pk}-{s}-{data['left'][s]}",
+                          "partners": [(pk, name) for pk, name in people if seat_key(pk) != s]})
+    swappers = [{"name": names[s], "left": n} for s, n in data["left"].items()]
+    return {"pk": exchange.pk, "sharing": True, "step": exchange.step, "names": [n for _pk, n in people],
+            "cards": cards, "votes": votes, "keepers": list(dict.fromkeys(names[k] for k in data["keepers"])),
+            "swappers": swappers, "forms": forms, "rules": "FR-EXCH-6", "can_choose": bool(forms)}
+
+
 # --- combat --------------------------------------------------------------------------------------
 
 TECHNIQUE_LABELS = {
     "pelea": "Pelea", "melee": gettext_noop("melee weapon"), "thrown": gettext_noop("thrown weapon"),
     "disparo_rapido": "Disparo rápido", "apuntar": "Apuntar", "forcejeo": gettext_noop("grapple contest"),
 }
+
+
+def _situation(decl: dict) -> str:
+    """The declared situation at the start of the turn (FR-CMB-9, FR-CMB-10), public like the rest."""
+    parts = [gettext(COVER_LABELS[decl["cover"]])]
+    if decl.get("mount"):
+        parts.append(gettext(MOUNT_LABELS[decl["mount"]]))
+    if decl.get("holstered"):
+        parts.append(gettext("weapons holstered"))
+    return ", ".join(parts)
+
+
+def _death_turns_left(session: GameSession, combat: CombatRound, character_id: int) -> int | None:
+    """FR-HLT-3: combat turns left for the death roll of a fighter who died in this fight."""
+    record = session.tallies.get("dying", {}).get(str(character_id))
+    if not record or record.get("combat") != combat.pk:
+        return None
+    return max(0, DEATH_ROLL_TURNS - (combat.turn - record["turn"]))
 
 
 def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
@@ -509,6 +572,9 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
     rows = []
     for key, spec in state["combatants"].items():
         character = characters[int(key[1:])]
+        totals = (state.get("result") or {}).get("targets", {}).get(key) if revealed else None
+        if totals:  # the revealed result is on the sheet already; the round applies it next turn
+            spec = {**spec, "health": totals["health_after"], "morale": totals["morale_after"]}
         own = seat_key(character.pk) in viewer.seats
         holds = own or (viewer.is_mayor and character.kind != Character.Kind.PROTAGONIST)
         can_act = viewer.is_mayor or own
@@ -537,7 +603,23 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
             "weapons": [w["name"] for w in spec["weapons"]],
             "enemies": [(characters[int(k[1:])].pk, names[k]) for k, s in state["combatants"].items()
                         if s["side"] != spec["side"]],
-            "can_declare": can_act and decl is None and not revealed and phase in ("declare", "choose", "reveal"),
+            "can_declare": can_act and decl is None and not revealed and phase in ("declare", "choose", "reveal")
+            and rules_combat.why_not_acting(state, key) is None,
+            "out": rules_combat.why_not_acting(state, key) if not revealed else None,
+            "mount": spec.get("mount") or "none", "holstered": bool(spec.get("holstered")),
+            "cover_label": gettext(COVER_LABELS[spec["cover"]]),
+            "mount_label": gettext(MOUNT_LABELS[spec.get("mount") or "none"]) if spec.get("mount") else "",
+            "situation": _situation(decl) if decl and decl.get("technique") != "forcejeo" else "",
+            "medical": bool(decl) and decl.get("action") == "medical",
+            "other_action": bool(decl) and decl.get("action") == "other",
+            "patient": names.get((decl or {}).get("patient") or "", ""),
+            "fighters": [(characters[int(k[1:])].pk, names[k]) for k in state["combatants"]],
+            "dead": spec["health"] == -4,
+            "dead_for_good": str(character.pk) in session.tallies.get("dead", {}),
+            "death_turns_left": _death_turns_left(session, combat, character.pk),
+            "can_death_roll": viewer.is_mayor and spec["health"] == -4 and str(character.pk) not in
+            session.tallies.get("dead", {}),
+            "death_roll_key": uuid.uuid4().hex,
             "can_draw": can_act and decl is not None and (state["required"].get(key) or 0) > 0 and hand is None,
             "can_choose": can_act and holds and bool(hand) and key not in state["plays"] and not revealed,
             "mine": own,
@@ -562,6 +644,41 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
 # --- the character sheet's deck summary ----------------------------------------------------------
 
 
+def _current_seat(character_id: int) -> Seat | None:
+    """The character's seat at the latest session in play (the one the sheet shows), if any."""
+    return (
+        Seat.objects.filter(character_id=character_id, session__status=GameSession.Status.ACTIVE)
+        .select_related("session")
+        .order_by("-session__number")
+        .first()
+    )
+
+
+def sheet_topic(character_id: int) -> str:
+    """The sheet's live topic: it follows ``character:<id>`` and the session the character sits
+    at (see :mod:`frontera.play.live`), so a draw or a phase switch refreshes the deck summary."""
+    return f"sheet:{character_id}"
+
+
+def sheet_sources(character_id: int) -> list[str]:
+    seat = _current_seat(character_id)
+    return [f"character:{character_id}"] + ([f"session:{seat.session_id}"] if seat else [])
+
+
+# a session's part of the sheet's version, shifted past any character log id
+SHEET_VERSION_SHIFT = 10**12
+
+
+def sheet_version(character_id: int) -> int:
+    """The sheet's live version: the character's log and its current session's log in one number
+    (it changes when either changes, and when the current session changes)."""
+    from frontera.characters.selectors import character_version  # play builds on characters
+
+    seat = _current_seat(character_id)
+    session_part = session_version(seat.session_id) if seat else 0
+    return session_part * SHEET_VERSION_SHIFT + character_version(character_id)
+
+
 def character_deck_summary(character: Character, user) -> dict | None:
     """The character's cards in the campaign's session in play, as ``user`` may see them, or
     ``None`` when the character has no seat at a session in play.
@@ -570,12 +687,7 @@ def character_deck_summary(character: Character, user) -> dict | None:
     only once they may look at their deck (phase 2, FR-MODE-2/7); the discard is public (its
     cards were shown when played). Redacted by the engine's ``view`` like every session page.
     """
-    seat = (
-        Seat.objects.filter(character=character, session__status=GameSession.Status.ACTIVE)
-        .select_related("session")
-        .order_by("-session__number")
-        .first()
-    )
+    seat = _current_seat(character.pk)
     if seat is None:
         return None
     state = rules_session.Session.from_json(seat.session.state)
@@ -593,3 +705,15 @@ def character_deck_summary(character: Character, user) -> dict | None:
         "discard_count": row["discard_count"],
         "by_suit": _by_suit([c["uid"] for c in row["deck"]]) if owner_sees else [],
     }
+
+
+# --- pistol duel (FR-CMB-15) -----------------------------------------------------------------------
+
+
+def duel_weapons(session: GameSession) -> list[tuple[str, str]]:
+    """The ranged weapons of the campaign's catalogue, for the Mayor's duel form; whether the
+    duellist carries the one named is the service's to say."""
+    from frontera.characters.selectors import campaign_catalogue
+
+    return [(key, entry["name"]) for key, entry in campaign_catalogue(session.campaign).items()
+            if entry.get("category") == "weapon" and entry.get("kind") == "ranged"]

@@ -33,6 +33,7 @@ from frontera.campaigns.models import Campaign
 from frontera.characters.models import Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.live.bus import publish_on_commit
+from frontera.messages import engine_text
 from frontera.play.models import (
     MAYOR_SEAT,
     Check,
@@ -41,6 +42,7 @@ from frontera.play.models import (
     Gamble,
     GameSession,
     Participant,
+    PistolDuel,
     Seat,
     SessionEvent,
     Treatment,
@@ -53,7 +55,7 @@ from frontera.rules import combat as rules_combat
 from frontera.rules import session as rules_session
 from frontera.rules.cards import TRAIT_SUIT, TRAITS, Card, check_trait
 from frontera.rules.dead_mans_hand import dead_mans_hand_result
-from frontera.rules.errors import RulesError
+from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 from frontera.rules.tracks import draw_penalty
 
 E_SESSION_ENDED = _("This session has ended.")
@@ -99,9 +101,8 @@ class SessionError(ValueError):
 
 
 def rules_message(err: RulesError) -> str:
-    """An engine error in the user's language: ``gettext(err.template) % err.params``."""
-    text = gettext(err.template)
-    return text % err.params if err.params else text
+    """An engine error in the user's language (plural forms included: :mod:`frontera.messages`)."""
+    return engine_text(err.template, err.params)
 
 
 def msg(msgid: str, **params) -> dict:
@@ -713,6 +714,7 @@ def _refresh_check(prueba: Check, session: GameSession, by) -> None:
         gamble = prueba.gambles.filter(status=Gamble.Status.OPEN).first()
         if gamble is not None:
             _contest_settle(session, gamble, prueba, by)
+        _duel_after_reveal(session, prueba, by)  # FR-CMB-15: a pistol duel's round (pistol duel section)
     if prueba.status != lowest:
         prueba.status = lowest
         prueba.save(update_fields=["status"])
@@ -809,6 +811,7 @@ def track_change(*, session: GameSession, by, character: Character, track: str, 
     log.decide(gettext_noop("The Mayor changes %(who)s's %(track)s: %(before)s → %(after)s%(note)s."), rules=[rule],
                who=character.name, track=msg(TRACK_LABELS[track]), before=_level_name(track, before),
                after=_level_name(track, after), note=f" ({note.strip()[:120]})" if note.strip() else "")
+    _sync_combat(session, character, sheet, log)  # the override wins over the fight's automated result
     if track == "sobriety":
         from frontera.rules.tracks import exchanges_due
 
@@ -839,6 +842,7 @@ def accident(*, session: GameSession, by, character: Character, cause: str, metr
     log.decide(gettext_noop("%(who)s suffers %(cause)s: %(damage)s level(s) of Salud lost, %(before)s → %(after)s."),
                rules=["FR-HLT-4", "FR-HLT-1"], who=character.name, cause=msg(ACCIDENT_LABELS.get(cause, cause)),
                damage=damage, before=_level_name("health", before), after=_level_name("health", sheet.health))
+    _sync_combat(session, character, sheet, log)
     log.flush()
     return character
 
@@ -880,6 +884,7 @@ def threat(*, session: GameSession, by, character: Character) -> Character:
                value=card.value, confianza=sheet.confianza, seed=seed,
                result=msg(gettext_noop("one level of Moral lost")) if after != before
                else msg(gettext_noop("no effect")))
+    _sync_combat(session, character, sheet, log)
     log.flush()
     return character
 
@@ -916,6 +921,7 @@ def drink(*, session: GameSession, by, character: Character) -> Character:
                rules=["FR-SOB-3"], who=character.name, alcohol=tally["alcohol"], aguante=sheet.aguante, dmh=dmh,
                before=_level_name("sobriety", before), after=_level_name("sobriety", after), seed=seed)
     _drunk_exchanges(session, log, character, event["due"], rng)
+    _sync_combat(session, character, sheet, log)
     log.flush()
     return character
 
@@ -1026,8 +1032,7 @@ def _combat_message(err: RulesError, combat: CombatRound | None) -> str:
     def named(value):
         return re.sub(r"\bk\d+\b", lambda m: names.get(m.group(0), m.group(0)), value) if isinstance(value, str) else value
 
-    text = gettext(err.template)
-    return text % {k: named(v) for k, v in err.params.items()} if err.params else text
+    return engine_text(err.template, {k: named(v) for k, v in err.params.items()})
 
 
 def _lock_combat(combat: CombatRound) -> tuple[GameSession, CombatRound]:
@@ -1074,18 +1079,30 @@ def combat_start(*, session: GameSession, by, fighters: Sequence[Fighter]) -> Co
 @transaction.atomic
 def combat_declare(*, combat: CombatRound, by, character: Character, technique: str, target: Character | None = None,
                    band: str = "adyacente", weapon: str = "", special: str = "", bonus: int = 0,
-                   targets: Sequence[Character] = (), move_band: str = "", move_cover: str = "") -> CombatRound:
-    """Declare before drawing: an attack (technique, weapon, one or several targets at range
-    ``band``, Apresar or Asustar as ``special``) or ``"move"`` (move only, no cards), and where the
-    fighter goes: ``move_band`` (adyacente with an action, up to corto when only moving) and
-    ``move_cover`` (the cover taken, applied at the end of the turn) (FR-CMB-1, -2, -3, -4, -6, -9,
-    -10, -11, -13, -14). NPCs declare and draw before the players (the engine refuses otherwise)."""
+                   targets: Sequence[Character] = (), move_band: str = "", move_cover: str = "",
+                   aims: Sequence[tuple[Character, str]] = (), cover: str = "", mount: str = "",
+                   holstered: bool | None = None, patient: Character | None = None) -> CombatRound:
+    """Declare before drawing (FR-CMB-1, -2, -3, -4, -6, -9, -10, -11, -13, -14, FR-CHK-5).
+
+    ``technique`` is an attack technique, ``"move"`` (move only, no cards), ``"other"`` (another
+    action, e.g. picking up a weapon: no cards, a move within adyacente) or ``"medical"`` (medical
+    attention to ``patient``: the whole turn, its Cabeza (Saber) check opens as a normal check).
+    An attack names its targets, each with its own range band: ``aims`` [(character, band)], or
+    ``target`` / ``targets`` all at ``band``; Apresar or Asustar as ``special``. The fighter's
+    situation at the start of the turn: ``cover``, ``mount`` (``"none"``, ``"walk"``, ``"trot"``,
+    ``"gallop"``) and ``holstered`` (empty / None: as it stands). Where the fighter goes at the
+    end of the turn: ``move_band`` (adyacente with an action, up to corto when only moving) and
+    ``move_cover``. NPCs declare and draw before the players (the engine refuses otherwise).
+    The same declaration submitted twice is a no-op."""
     session, combat = _lock_combat(combat)
     key = combat_key(character.pk)
-    chosen = list(targets) or ([target] if target is not None else [])
-    target_keys = list(dict.fromkeys(combat_key(t.pk) for t in chosen))
+    wanted = list(aims) or [(t, band or "adyacente") for t in (list(targets) or ([target] if target is not None else []))]
+    bands: dict[str, str] = {}
+    for who, who_band in wanted:
+        bands.setdefault(combat_key(who.pk), who_band or "adyacente")
     names = _fighter_names(combat)
-    for who, who_key in [(character, key), *((t, combat_key(t.pk)) for t in chosen)]:
+    for who, who_key in [(character, key), *((t, combat_key(t.pk)) for t, _b in wanted),
+                         *([(patient, combat_key(patient.pk))] if patient is not None else [])]:
         if who_key not in names:
             raise SessionError(E_NOT_IN_COMBAT % {"name": who.name})
     move = None
@@ -1093,37 +1110,81 @@ def combat_declare(*, combat: CombatRound, by, character: Character, technique: 
         move = {"band": move_band or "adyacente"}
         if move_cover:
             move["cover"] = move_cover
+    situation = {}
+    if cover:
+        situation["cover"] = cover
+    if mount:
+        situation["mount"] = None if mount == "none" else mount
+    if holstered is not None:
+        situation["holstered"] = bool(holstered)
+    patient_key = combat_key(patient.pk) if patient is not None else None
+    earlier = combat.state["declarations"].get(key)
+    if earlier is not None and earlier.get("technique") != "forcejeo":
+        same = (earlier.get("technique") or earlier["action"], earlier.get("targets") or {}, earlier.get("patient"),
+                earlier.get("special") or "", earlier.get("weapon") or "")
+        attack = technique not in ("move", "other", "medical")
+        if same == (technique, bands if attack else {}, patient_key, (special or "") if attack else "",
+                    (weapon or "") if attack else ""):
+            return combat  # a double submit
     try:
-        if technique == "move":
-            state, _events = rules_combat.declare(combat.state, key, action="move", move=move)
+        if technique in ("move", "other"):
+            state, _events = rules_combat.declare(combat.state, key, action=technique, move=move, **situation)
+        elif technique == "medical":
+            if patient is None:
+                raise SessionError(E_NO_PATIENT)
+            state, _events = rules_combat.declare(combat.state, key, action="medical", patient=patient_key,
+                                                  move=move, **situation)
         else:
-            if not target_keys:
+            if not bands:
                 raise SessionError(E_NO_TARGET)
             state, _events = rules_combat.declare(combat.state, key, technique=technique, weapon=weapon or None,
-                                                  targets={t: band for t in target_keys}, special=special or None,
-                                                  bonus=bonus, move=move)
+                                                  targets=bands, special=special or None, bonus=bonus, move=move,
+                                                  **situation)
     except RulesError as err:
         raise SessionError(_combat_message(err, combat)) from err
     combat.state = state
     combat.save(update_fields=["state"])
     log = _Log(session, by, [])
+    decl = state["declarations"][key]
+    spec = combat.state["combatants"][key]
     if technique == "move":
         log.decide(gettext_noop("Turn %(turn)s: %(who)s only moves."), rules=["FR-CMB-2"], turn=combat.turn,
                    who=names[key])
+    elif technique == "other":
+        log.decide(gettext_noop("Turn %(turn)s: %(who)s does something other than attacking."), rules=["FR-CMB-2"],
+                   turn=combat.turn, who=names[key])
+    elif technique == "medical":
+        log.decide(gettext_noop("Turn %(turn)s: %(who)s gives medical attention to %(patient)s, which takes the whole "
+                                "turn."), rules=["FR-CHK-5", "FR-CMB-2"], turn=combat.turn, who=names[key],
+                   patient=names[patient_key])
     else:
-        rules = ["FR-CMB-1", "FR-CMB-4"] + (["FR-CMB-6"] if len(target_keys) > 1 else []) + (
+        rules = ["FR-CMB-1", "FR-CMB-4", "FR-CMB-11"] + (["FR-CMB-6"] if len(bands) > 1 else []) + (
             ["FR-CMB-13"] if special == "apresar" else ["FR-CMB-14"] if special == "asustar" else [])
-        log.decide(gettext_noop("Turn %(turn)s: %(who)s declares %(technique)s%(special)s against %(target)s "
-                                "(%(band)s), %(cards)s card(s)."), rules=rules, turn=combat.turn,
-                   who=names[key], technique=technique, target=", ".join(names[t] for t in target_keys), band=band,
+        log.decide(gettext_noop("Turn %(turn)s: %(who)s declares %(technique)s%(special)s against %(targets)s, "
+                                "%(cards)s card(s)."), rules=rules, turn=combat.turn, who=names[key],
+                   technique=technique, targets=", ".join(f"{names[t]} ({b})" for t, b in bands.items()),
                    special=f" ({special.capitalize()})" if special else "", cards=state["required"][key])
+    if (decl["cover"], decl["mount"], decl["holstered"]) != (spec["cover"], spec["mount"], spec["holstered"]):
+        log.decide(gettext_noop("%(who)s at the start of the turn: %(cover)s, %(mount)s, %(holstered)s."),
+                   rules=["FR-CMB-9", "FR-CMB-10"], who=names[key], cover=msg(COVER_LABELS[decl["cover"]]),
+                   mount=msg(MOUNT_LABELS[decl["mount"] or "none"]),
+                   holstered=msg(gettext_noop("weapons holstered") if decl["holstered"]
+                                 else gettext_noop("weapons drawn")))
     if move:
         log.decide(gettext_noop("%(who)s will move (%(band)s)%(cover)s at the end of the turn."),
                    rules=["FR-CMB-2", "FR-CMB-3"] + (["FR-CMB-9"] if move_cover else []), who=names[key],
                    band=move["band"], cover=msg(gettext_noop(", %(cover)s"),
                                                  cover=msg(COVER_LABELS[move_cover])) if move_cover else "")
     log.flush()
+    if technique == "medical":
+        medical_request(session=session, by=by, healer=character, patient=patient,
+                        request_key=f"combat{combat.pk}-{combat.turn}-{key}")
     return combat
+
+
+MOUNT_LABELS = {"none": gettext_noop("on foot"), "walk": gettext_noop("mount at a walk"),
+                "trot": gettext_noop("mount at a trot"), "gallop": gettext_noop("mount at a gallop")}
+E_NO_PATIENT = _("Choose whom the medical attention is for.")
 
 
 COVER_LABELS = {"exposed": gettext_noop("exposed"), "partial": gettext_noop("partial cover"),
@@ -1242,6 +1303,12 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by) -> None:
         sheet = rules_characters.Character.from_json(character.sheet)
         sheet = dataclass_replace(sheet, health=totals["health_after"], morale=totals["morale_after"])
         _save_sheet(character, sheet)
+        if totals["health_after"] == DEATH_LEVEL and totals["health_before"] != DEATH_LEVEL:
+            session.tallies.setdefault("dying", {})[str(character.pk)] = {"combat": combat.pk, "turn": combat.turn}
+            session.save(update_fields=["tallies"])
+            log.decide(gettext_noop("%(who)s is Muerto: within %(turns)s combat turns a dead man's hand decides "
+                                    "(2 cards, keeping the better, with medical attention)."),
+                       rules=["FR-HLT-3"], who=names[key], turns=DEATH_ROLL_TURNS)
         if (totals["health_after"], totals["morale_after"]) != (totals["health_before"], totals["morale_before"]):
             log.decide(gettext_noop("%(who)s: Salud %(health_before)s → %(health_after)s, Moral %(morale_before)s → "
                                     "%(morale_after)s."), rules=["FR-HLT-1", "FR-MOR-1"], who=names[key],
@@ -1280,12 +1347,127 @@ def combat_next_turn(*, combat: CombatRound, by) -> CombatRound:
                                       else gettext_noop("loses the turn")), seed=seed)
     except RulesError as err:
         raise SessionError(_combat_message(err, combat)) from err
+    for character_id, record in list(session.tallies.get("dying", {}).items()):
+        # FR-HLT-3: the dead man's hand decides within 5 turns; if nobody drew it, it is drawn now
+        if record["combat"] != combat.pk or state["turn"] - record["turn"] <= DEATH_ROLL_TURNS:
+            continue
+        try:
+            character, sheet, _result = _death_roll(session, log, Character(pk=int(character_id)),
+                                                    turns=DEATH_ROLL_TURNS, automatic=True)
+        except SessionError:  # no longer Muerto (the Mayor's override) or gone from the session
+            session.tallies["dying"].pop(character_id, None)
+            session.save(update_fields=["tallies"])
+            continue
+        key = combat_key(character.pk)
+        if key in state["combatants"]:
+            state, _ev = rules_combat.set_tracks(state, key, health=sheet.health, morale=sheet.morale,
+                                                 penalty=_penalty(sheet))
     combat.state = state
     combat.turn = state["turn"]
     combat.save(update_fields=["state", "turn"])
     log.decide(gettext_noop("Turn %(turn)s of the fight."), rules=["FR-CMB-3"], turn=combat.turn)
     log.flush()
     return combat
+
+
+# --- death roll (FR-HLT-3) and track changes during a fight ----------------------------------------
+
+DEATH_LEVEL = -4
+DEATH_ROLL_TURNS = 5  # frontera.rules.tracks.DEATH_ROLL_TURNS
+E_DEAD_FOR_GOOD = _("%(name)s is dead for good: the dead man's hand has spoken.")
+
+
+def _penalty(sheet: rules_characters.Character) -> int:
+    try:
+        return draw_penalty(health=sheet.health, morale=sheet.morale, sobriety=sheet.sobriety)
+    except RulesError:
+        return 0  # cannot act at all: the engine knows it from the tracks
+
+
+def _sync_combat(session: GameSession, character: Character, sheet: rules_characters.Character, log: _Log) -> None:
+    """A track changed outside the round's own resolution (the Mayor's override, a death roll, a
+    drink): the open fight takes the new levels (``rules.combat.set_tracks``), also over the
+    revealed result, so the next turn does not apply the overridden damage again."""
+    combat = CombatRound.objects.select_for_update().filter(session=session, status=CombatRound.Status.OPEN).first()
+    key = combat_key(character.pk)
+    if combat is None or key not in combat.state.get("combatants", {}):
+        return
+    spec = combat.state["combatants"][key]
+    totals = (combat.state.get("result") or {}).get("targets", {}).get(key) if combat.state.get("revealed") else None
+    now = (totals["health_after"], totals["morale_after"]) if totals else (spec["health"], spec["morale"])
+    if not totals and (*now, spec["penalty"]) == (sheet.health, sheet.morale, _penalty(sheet)):
+        return
+    try:
+        combat.state, _events = rules_combat.set_tracks(combat.state, key, health=sheet.health, morale=sheet.morale,
+                                                        penalty=_penalty(sheet))
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    combat.save(update_fields=["state"])
+    log.decide(gettext_noop("The fight takes %(who)s's new levels from now on."), rules=["FR-HLT-1", "FR-MOR-1"],
+               who=character.name)
+
+
+def _turns_since_death(session: GameSession, character: Character) -> int:
+    record = session.tallies.get("dying", {}).get(str(character.pk))
+    if not record:
+        return 0  # died outside a fight: the Mayor draws when the rules call for it
+    combat = CombatRound.objects.filter(pk=record["combat"]).first()
+    return max(0, combat.turn - record["turn"]) if combat else 0
+
+
+def _death_roll(session: GameSession, log: _Log, character: Character, *, turns: int,
+                automatic: bool = False) -> tuple[Character, rules_characters.Character, str]:
+    """FR-HLT-3: the dead man's hand (1 card, 2 keeping the better after medical attention that
+    worked, FR-CHK-5): an Ace → Incapacitado, an 8 → dead for good."""
+    from frontera.rules import tracks as rules_tracks
+
+    character, sheet = _lock_character(session, character)
+    if session.tallies.get("dead", {}).get(str(character.pk)):
+        raise SessionError(E_DEAD_FOR_GOOD % {"name": character.name})
+    medical = bool(session.tallies.get("medical", {}).get(str(character.pk)))
+    rng, seed = _rng()
+    try:
+        drawn = rules_session.draw_dead_mans_hand(_engine(session), rng, 2 if medical else 1)
+        result, health, _draw = rules_tracks.death_roll([Card.from_uid(u) for u in drawn], medical_attention=medical,
+                                                        health=sheet.health, turns_since_death=turns)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    sheet = dataclass_replace(sheet, health=health)
+    _save_sheet(character, sheet)
+    session.tallies.get("dying", {}).pop(str(character.pk), None)
+    if result == rules_tracks.PERMANENTE:
+        session.tallies.setdefault("dead", {})[str(character.pk)] = True
+    session.save(update_fields=["tallies"])
+    log.decide(gettext_noop("Death roll for %(who)s%(how)s: %(cards)s → %(result)s."), rules=["FR-HLT-3"]
+               + (["FR-CHK-5"] if medical else []), who=character.name, seed=seed,
+               how=msg(gettext_noop(" (the fifth turn is over: drawn by the rules)")) if automatic else "",
+               cards=" ".join(Card.from_uid(u).label for u in drawn),
+               result=msg(gettext_noop("Incapacitado: alive") if result == rules_tracks.INCAPACITADO
+                          else gettext_noop("dead for good")))
+    if result == rules_tracks.PERMANENTE and character.kind == Character.Kind.PROTAGONIST:
+        log.decide(gettext_noop("%(who)s leaves the game: the Mayor starts the death exchange."),
+                   rules=["FR-EXCH-4"], who=character.name)
+    return character, sheet, result
+
+
+@transaction.atomic
+def death_roll(*, session: GameSession, by, character: Character, request_key: str = "") -> str:
+    """The dead man's hand for a character at Muerto (FR-HLT-3), drawn when the Mayor calls it:
+    within 5 combat turns of dying (later the rules have drawn it already), 2 cards keeping the
+    better if medical attention worked (FR-CHK-5). Returns ``"incapacitado"`` or ``"permanente"``;
+    the same ``request_key`` again returns the first result and draws nothing."""
+    session = _lock(session)
+    done = session.tallies.get("death_rolls", {})
+    if request_key and request_key in done:
+        return done[request_key]
+    log = _Log(session, by, [])
+    character, sheet, result = _death_roll(session, log, character, turns=_turns_since_death(session, character))
+    if request_key:
+        session.tallies.setdefault("death_rolls", {})[request_key] = result
+        session.save(update_fields=["tallies"])
+    _sync_combat(session, character, sheet, log)
+    log.flush()
+    return result
 
 
 @transaction.atomic
@@ -1339,8 +1521,11 @@ EXCHANGE_RULES = {
 }
 
 
+WINNER_KINDS = (Exchange.Kind.BET, Exchange.Kind.CHEAT, Exchange.Kind.DUEL)
+
+
 def _step_spec(exchange: Exchange) -> tuple[str, str, str]:
-    for spec in EXCHANGE_STEPS[exchange.kind]:
+    for spec in EXCHANGE_STEPS.get(exchange.kind, []):
         if spec[0] == exchange.step:
             return spec
     raise SessionError(E_EXCHANGE_CLOSED)
@@ -1354,16 +1539,35 @@ def exchange_choices(state: rules_session.Session, exchange: Exchange, actor: st
     """What the chooser of the current step may pick, as ``actor`` (the chooser, or the Mayor acting
     for a player without a phone) may see it: ``{"value", "uid" or None}``. A card is offered by
     face only if the engine lets both the chooser and the actor see it (FR-EXCH-7, FR-MODE-2);
-    the others are offered face down by position, in an order that says nothing about them."""
+    the others are offered face down by position, in an order that says nothing about them.
+
+    What the chooser sees is the engine's :func:`~frontera.rules.exchanges.choice_visible`: their
+    own deck (in phase 1 a winner's, FR-EXCH-7, from the moment the exchange opens) and never the
+    loser's, in either phase (ruling, docs/rules/decks.md). The Mayor acting for a player sees no
+    more than he may himself."""
+    from frontera.rules import exchanges as rules_exchanges
+
     _step, chooser, owner = _step_spec(exchange)
-    chooser_seat = _side(exchange, chooser)
-    owned = rules_session.owned_cards(state, _side(exchange, owner))
-    visible = _visible(state, chooser_seat) & _visible(state, actor)
+    chooser_seat, owner_seat = _side(exchange, chooser), _side(exchange, owner)
+    state = _winner_state(state, exchange)
+    owned = rules_session.owned_cards(state, owner_seat)
+    chooser_sees = rules_exchanges.choice_visible(state, chooser_seat, owner_seat)
+    visible = chooser_sees & (chooser_sees if actor == chooser_seat else _visible(state, actor))
     shown = sorted((u for u in owned if u in visible), key=rules_session.card_sort_key)
     hidden = sorted((u for u in owned if u not in visible), key=rules_session.card_sort_key)
     random.Random(f"{exchange.seed}:{exchange.step}:{actor}").shuffle(hidden)
     return [{"value": u, "uid": u} for u in shown] + [{"value": f"#{i + 1}", "uid": None, "hidden": u}
                                                       for i, u in enumerate(hidden)]
+
+
+def _winner_state(state: rules_session.Session, exchange: Exchange) -> rules_session.Session:
+    """FR-EXCH-7 (ruling, docs/rules/decks.md): in phase 1 the winner of a bet or duel, or the rival
+    who caught a cheat (``first``), looks at their own deck from the moment the exchange opens."""
+    from frontera.rules import exchanges as rules_exchanges
+
+    if exchange.kind in WINNER_KINDS and exchange.first in state.players:
+        return rules_exchanges.winner_looks(state, exchange.first)
+    return state
 
 
 def exchange_actor(exchange: Exchange, session: GameSession, by) -> str:
@@ -1450,6 +1654,8 @@ def exchange_start(*, session: GameSession, by, kind: str, first: Character, sec
     rules = EXCHANGE_RULES[kind]
     try:
         if kind == Exchange.Kind.TREASURE_TAKE:
+            if _open_sharing(session) is not None:
+                raise SessionError(E_SHARING_OPEN)
             state, events = rules_exchanges.treasure_take(before, a, rng, count)
             log.decide(gettext_noop("%(a)s keeps %(count)s random card(s) of the Tesoro."), rules=rules, a=a_name,
                        count=len(events), seed=seed)
@@ -1467,6 +1673,10 @@ def exchange_start(*, session: GameSession, by, kind: str, first: Character, sec
         Seat.objects.filter(session=session, character=first).delete()
         Exchange.objects.filter(session=session, status=Exchange.Status.PENDING).filter(
             models_q_side(a)).update(status=Exchange.Status.CANCELLED)
+        sharing = _open_sharing(session)
+        if sharing is not None and a in sharing.chosen["sharing"]["sharers"]:
+            sharing.status = Exchange.Status.CANCELLED
+            sharing.save(update_fields=["status"])
         log.decide(gettext_noop("%(a)s dies and leaves the game: all %(count)s of their cards go to the Tesoro."),
                    rules=rules, a=a_name, count=len(events))
     exchange.save()
@@ -1506,6 +1716,12 @@ def _exchange_open(session: GameSession, by, log: _Log, kind: str, a: str, a_nam
         return exchange
     step, chooser, _owner = EXCHANGE_STEPS[kind][0]
     exchange.step, exchange.chooser = step, (a if chooser == "first" else b)
+    looked = None
+    if kind in WINNER_KINDS:
+        before = _engine(session)
+        if before.phase == 1:
+            looked = _winner_state(before, exchange)
+            _save_state(session, looked)
     messages = {
         Exchange.Kind.BET: gettext_noop("Apuesta: %(a)s beat %(b)s and chooses a card of their deck to keep, "
                                         "then one of their own to give."),
@@ -1517,6 +1733,9 @@ def _exchange_open(session: GameSession, by, log: _Log, kind: str, a: str, a_nam
                                                   "to swap."),
     }
     log.decide(messages[kind], rules=rules, a=shown_a, b=shown_b)
+    if looked is not None:
+        log.decide(gettext_noop("Phase 1: %(a)s, who won, looks at their own deck before choosing; nobody else's "
+                                "deck is shown."), rules=["FR-EXCH-7"], a=shown_a)
     exchange.save()
     return exchange
 
@@ -1629,6 +1848,211 @@ def exchange_choose(*, exchange: Exchange, by, step: str, picks: Sequence[str]) 
     if state.phase == 1 and exchange.kind in (Exchange.Kind.BET, Exchange.Kind.CHEAT, Exchange.Kind.DUEL):
         log.decide(gettext_noop("Phase 1: %(a)s may now look at their own deck; nobody else's."),
                    rules=["FR-EXCH-7"], a=exchange.first_name)
+    log.flush()
+    return exchange
+
+
+# --- sharing a treasure among several protagonists (FR-EXCH-6) ----------------------------------------
+
+E_SHARING_OPEN = _("A treasure is already being shared: finish or call off that sharing first.")
+E_NOT_A_SHARER = _("%(name)s does not share this treasure.")
+E_SHARING_DECIDED = _("The sharers have already agreed on who keeps the treasure.")
+E_SHARING_NOT_YET = _("First the sharers agree on who keeps the treasure.")
+E_NO_SWAP_LEFT = _("%(name)s has no swap left in this sharing.")
+E_SWAP_PARTNER = _("Choose another sharer to swap with.")
+E_BAD_SWAPS = _("Say how many cards each may swap: 0 or more.")
+E_NOTHING_TO_SHARE = _("The Tesoro is empty and nobody may swap: there is nothing to share.")
+E_KEEPER_PER_CARD = _("Name one keeper for each treasure card.")
+# A sharing is an Exchange of kind TREASURE_TAKE that waits (PENDING); a lone finder's treasure
+# card is done at once (exchange_start). ``chosen["sharing"]`` holds the sharers (engine players,
+# table order), their ``names``, the ``cards`` drawn (still in the Tesoro until agreed), each
+# sharer's ``votes`` (a keeper per card), the agreed ``keepers``, ``swaps`` per swapper and what
+# each has ``left``. ``step`` is "keeper" (deciding) or "swap".
+SHARING = Exchange.Kind.TREASURE_TAKE
+
+
+def _open_sharing(session: GameSession) -> Exchange | None:
+    return Exchange.objects.filter(session=session, kind=SHARING, status=Exchange.Status.PENDING).first()
+
+
+def _lock_sharing(exchange: Exchange) -> tuple[GameSession, Exchange, dict]:
+    session = _lock(GameSession(pk=exchange.session_id))
+    exchange = Exchange.objects.get(pk=exchange.pk)
+    if exchange.kind != SHARING or "sharing" not in exchange.chosen:
+        raise SessionError(E_EXCHANGE_CLOSED)
+    return session, exchange, exchange.chosen["sharing"]
+
+
+def _sharer(session: GameSession, by, data: dict, character: Character) -> str:
+    """The sharer's engine player, if ``by`` may act for them: their player, or the Mayor (for a
+    player without a phone at hand)."""
+    from frontera.campaigns.permissions import can_act_for
+
+    seat = seat_key(character.pk)
+    if seat not in data["sharers"] or character.campaign_id != session.campaign_id:
+        raise SessionError(E_NOT_A_SHARER % {"name": character.name})
+    if not can_act_for(by, character):
+        raise SessionError(E_NOT_YOUR_CHOICE)
+    return seat
+
+
+def _sharing_over(exchange: Exchange, data: dict, log: _Log) -> None:
+    if not any(data["left"].values()):
+        exchange.status, exchange.chooser = Exchange.Status.DONE, ""
+        log.decide(gettext_noop("The sharing of the Tesoro among %(who)s is over."), rules=["FR-EXCH-6"],
+                   who=", ".join(data["names"][s] for s in data["sharers"]))
+
+
+@transaction.atomic
+def treasure_share_start(*, session: GameSession, by, sharers: Sequence[Character], count: int = 1,
+                         swaps: int = 1, request_key: str = "") -> Exchange:
+    """A treasure, loot or reward shared by protagonists (FR-EXCH-6). A lone finder keeps ``count``
+    random Tesoro card(s) at once. Two or more sharers: ``count`` random card(s) are drawn (seen by
+    the sharers in phase 2, by nobody in phase 1, FR-MODE-4) and the sharers decide among
+    themselves who keeps each (:func:`treasure_share_vote`, on their phones); then each of the
+    others may swap ``swaps`` card(s) with another sharer (:func:`treasure_share_swap`). With an
+    empty Tesoro, every sharer may swap. The Mayor never takes treasure (nor does an NPC of his)."""
+    from frontera.rules import exchanges as rules_exchanges
+
+    session = _lock(session)
+    if request_key:
+        existing = Exchange.objects.filter(session=session, request_key=request_key).first()
+        if existing is not None:
+            return existing
+    unique = list({c.pk: c for c in sharers}.values())
+    if not unique:
+        raise SessionError(E_NO_CHARACTERS)
+    for character in unique:
+        if character.kind != Character.Kind.PROTAGONIST:
+            raise SessionError(E_NOT_PROTAGONIST % {"name": character.name})
+    if isinstance(swaps, bool) or not isinstance(swaps, int) or swaps < 0:
+        raise SessionError(E_BAD_SWAPS)
+    if _open_sharing(session) is not None:
+        raise SessionError(E_SHARING_OPEN)
+    if len(unique) == 1:
+        return exchange_start(session=session, by=by, kind=Exchange.Kind.TREASURE_TAKE, first=unique[0],
+                              count=count, request_key=request_key)
+    state = _engine(session)
+    seats = set(state.players)
+    parties = [_party(session, c, seats) for c in unique]
+    rng, seed = _rng()
+    try:
+        keys = rules_exchanges.treasure_sharers(state, [seat for seat, _name in parties])
+        cards = rules_exchanges.treasure_draw(state, rng, count) if state.treasure else []
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    if not cards and not swaps:
+        raise SessionError(E_NOTHING_TO_SHARE)
+    names = dict(parties)
+    data = {"sharers": keys, "names": names, "cards": cards, "votes": {}, "keepers": [], "swaps": swaps,
+            "left": {} if cards else dict.fromkeys(keys, swaps)}
+    exchange = Exchange(session=session, kind=SHARING, first=keys[0], second=keys[-1],
+                        first_name=", ".join(names[k] for k in keys[:-1])[:120], second_name=names[keys[-1]],
+                        step="keeper" if cards else "swap", chooser="", chosen={"sharing": data}, seed=seed,
+                        request_key=request_key, created_by=by)
+    exchange.save()
+    log = _Log(session, by, [])
+    who = ", ".join(names[k] for k in keys)
+    if cards:
+        log.decide(gettext_noop("Sharing the Tesoro among %(who)s: %(count)s random card(s) drawn; the sharers decide "
+                                "among themselves who keeps them."), rules=["FR-EXCH-6"], who=who, count=len(cards),
+                   seed=seed)
+    else:
+        log.decide(gettext_noop("Sharing the Tesoro among %(who)s: the Tesoro is empty, so each may swap up to "
+                                "%(swaps)s card(s) with another sharer."), rules=["FR-EXCH-6"], who=who, swaps=swaps)
+    log.flush()
+    return exchange
+
+
+@transaction.atomic
+def treasure_share_vote(*, exchange: Exchange, by, sharer: Character,
+                        keepers: Sequence[Character]) -> Exchange:
+    """``sharer`` names who keeps each drawn Tesoro card (FR-EXCH-6: "decidirán ellos quién se la
+    queda"), on their phone or through the Mayor. When every sharer has named the same keepers the
+    cards move (unseen until phase 2 if in phase 1, FR-MODE-4) and the swaps open. The same vote
+    again is a no-op; a vote after the agreement is refused."""
+    from frontera.rules import exchanges as rules_exchanges
+
+    session, exchange, data = _lock_sharing(exchange)
+    seat = _sharer(session, by, data, sharer)
+    named = [seat_key(c.pk) for c in keepers]
+    if data["votes"].get(seat) == named:
+        return exchange  # a double submit
+    if exchange.status != Exchange.Status.PENDING or exchange.step != "keeper":
+        raise SessionError(E_SHARING_DECIDED if exchange.status == Exchange.Status.PENDING else E_EXCHANGE_CLOSED)
+    if len(named) != len(data["cards"]):
+        raise SessionError(E_KEEPER_PER_CARD)
+    for character, key in zip(keepers, named, strict=True):
+        if key not in data["sharers"]:
+            raise SessionError(E_NOT_A_SHARER % {"name": character.name})
+    votes = {**data["votes"], seat: named}
+    try:
+        agreed = rules_exchanges.treasure_agreement(data["sharers"], votes, len(data["cards"]))
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    names = data["names"]
+    data = {**data, "votes": votes}
+    log = _Log(session, by, [])
+    log.decide(gettext_noop("%(who)s says %(keepers)s should keep the Tesoro card(s)."), rules=["FR-EXCH-6"],
+               who=names[seat], keepers=", ".join(names[k] for k in named))
+    if agreed is not None:
+        before = _engine(session)
+        try:
+            after, events = rules_exchanges.treasure_keep(before, agreed, data["cards"])
+        except RulesError as err:
+            raise SessionError(rules_message(err)) from err
+        _save_state(session, after)
+        log.cards(events, before, after)
+        swappers = rules_exchanges.treasure_swappers(data["sharers"], agreed)
+        data["keepers"], data["left"] = agreed, {s: data["swaps"] for s in swappers}
+        log.decide(gettext_noop("The sharers agree: %(keepers)s keep(s) the Tesoro card(s)."), rules=["FR-EXCH-6"],
+                   keepers=", ".join(dict.fromkeys(names[k] for k in agreed)))
+        if any(data["left"].values()):
+            log.decide(gettext_noop("%(who)s may each swap up to %(swaps)s card(s) with another sharer."),
+                       rules=["FR-EXCH-6"], who=", ".join(names[s] for s in swappers), swaps=data["swaps"])
+        exchange.step = "swap"
+        _sharing_over(exchange, data, log)
+    exchange.chosen = {"sharing": data}
+    exchange.save(update_fields=["chosen", "step", "status", "chooser"])
+    log.flush()
+    return exchange
+
+
+@transaction.atomic
+def treasure_share_swap(*, exchange: Exchange, by, sharer: Character, partner: Character | None,
+                        request_key: str = "") -> Exchange:
+    """One of the other sharers swaps a card with another sharer, or lets it go (``partner`` None)
+    (FR-EXCH-6). A swap is a :data:`Exchange.Kind.TREASURE_SWAP` in which each of the two chooses
+    the card they give, on their own phone. ``request_key`` makes a double tap a no-op."""
+    session, exchange, data = _lock_sharing(exchange)
+    seat = _sharer(session, by, data, sharer)
+    if request_key and Exchange.objects.filter(session=session, request_key=request_key).exists():
+        return exchange  # this swap was already opened
+    if exchange.step != "swap":
+        raise SessionError(E_SHARING_NOT_YET if exchange.status == Exchange.Status.PENDING else E_EXCHANGE_CLOSED)
+    left = data["left"].get(seat, 0)
+    if partner is None and not left:
+        return exchange  # "no swap" again
+    if exchange.status != Exchange.Status.PENDING:
+        raise SessionError(E_EXCHANGE_CLOSED)
+    if not left:
+        raise SessionError(E_NO_SWAP_LEFT % {"name": data["names"].get(seat, sharer.name)})
+    names = data["names"]
+    data = {**data, "left": {**data["left"]}}
+    log = _Log(session, by, [])
+    if partner is None:
+        data["left"][seat] = 0
+        log.decide(gettext_noop("%(who)s does not swap any card."), rules=["FR-EXCH-6"], who=names[seat])
+    else:
+        other = seat_key(partner.pk)
+        if other == seat or other not in data["sharers"]:
+            raise SessionError(E_SWAP_PARTNER)
+        _exchange_open(session, by, log, Exchange.Kind.TREASURE_SWAP, seat, names[seat], other, names[other],
+                       request_key=request_key)
+        data["left"][seat] = left - 1
+    _sharing_over(exchange, data, log)
+    exchange.chosen = {"sharing": data}
+    exchange.save(update_fields=["chosen", "status", "chooser"])
     log.flush()
     return exchange
 
@@ -1819,32 +2243,67 @@ def _banca_after_stop(session: GameSession, prueba: Check, participant: Particip
         _banca_settle(session, gamble, prueba.created_by, log)
 
 
-def _bet_exchange(session: GameSession, by, log: _Log, role_of: dict[str, str], names: dict[str, str]) -> None:
-    """FR-EXCH-2 after a bet between two engine players (Normal mode only): victory/defeat → the
-    winner chooses; tie → random swap; caught cheating → the rival chooses and gives nothing."""
-    if session.mode != GameSession.Mode.NORMAL or len(role_of) != 2 or len(set(role_of)) != 2:
+def _bet_exchange(session: GameSession, by, log: _Log, bettors: Sequence[tuple[str, str, str, str]]) -> None:
+    """FR-EXCH-2 after a bet (Normal mode only) among any number of ``bettors``, each
+    ``(key, engine player, role, name)`` in table order. The engine says which exchanges follow
+    (:func:`frontera.rules.gambling.bet_exchanges`: every loser and caught cheat settles one with a
+    winner, dealt by lot when there are several; all tied → random swaps, a ring from three decks
+    on): a win waits for the winner's choice, a caught cheat for the rival's, ties are done at once."""
+    from frontera.rules import exchanges as rules_exchanges
+    from frontera.rules import gambling as rules_gambling
+
+    if session.mode != GameSession.Mode.NORMAL or len(bettors) < 2:
         return
-    (a, ra), (b, rb) = role_of.items()
-    if ra == "caught_cheating" or rb == "caught_cheating":
-        cheat, rival = (a, b) if ra == "caught_cheating" else (b, a)
-        _exchange_open(session, by, log, Exchange.Kind.CHEAT, rival, names[rival], cheat, names[cheat])
-    elif ra == rb == "tie":
-        _exchange_open(session, by, log, Exchange.Kind.BET_TIE, a, names[a], b, names[b])
-    elif "victory" in (ra, rb) and "defeat" in (ra, rb):
-        winner, loser = (a, b) if ra == "victory" else (b, a)
-        _exchange_open(session, by, log, Exchange.Kind.BET, winner, names[winner], loser, names[loser])
+    names = {key: name for key, _seat, _role, name in bettors}
+    seat_names = {}
+    for _key, seat, _role, name in bettors:
+        seat_names.setdefault(seat, name)
+    rng, seed = _rng()
+    try:
+        plan = rules_gambling.bet_exchanges({k: r for k, _s, r, _n in bettors},
+                                            {k: s for k, s, _r, _n in bettors}, rng)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    pairs = [x for x in plan if x["kind"] in ("bet", "cheat")]
+    if len(bettors) > 2 and pairs:
+        log.decide(gettext_noop("Every bettor staked one card: each loser settles with one winner, dealt by lot: "
+                                "%(pairs)s."), rules=["FR-EXCH-2"], seed=seed,
+                   pairs="; ".join(f"{names[x['winner']]} → {names[x['loser']]}" for x in pairs))
+    for item in plan:
+        if item["kind"] == "tie_ring":
+            players = item["players"]
+            before = _engine(session)
+            try:
+                state, events = rules_exchanges.tie_ring(before, players, rng)
+            except RulesError as err:
+                raise SessionError(rules_message(err)) from err
+            _save_state(session, state)
+            log.cards(events, before, state)
+            log.decide(gettext_noop("Apuesta in Tablas among %(who)s: each takes a random card of the next one's "
+                                    "deck."), rules=["FR-EXCH-2"], seed=seed,
+                       who=", ".join(seat_names[p] for p in players))
+            Exchange.objects.create(
+                session=session, kind=Exchange.Kind.BET_TIE, first=players[0], second=players[1],
+                first_name=seat_names[players[0]], second_name=seat_names[players[1]], seed=seed, created_by=by,
+                status=Exchange.Status.DONE, chosen={"ring": players})
+            continue
+        a, b = item["first"], item["second"]
+        if item["kind"] == "tie":
+            _exchange_open(session, by, log, Exchange.Kind.BET_TIE, a, seat_names[a], b, seat_names[b])
+            continue
+        kind = Exchange.Kind.CHEAT if item["kind"] == "cheat" else Exchange.Kind.BET
+        _exchange_open(session, by, log, kind, a, names[item["winner"]], b, names[item["loser"]])
 
 
 def _banca_settle(session: GameSession, gamble: Gamble, by, log: _Log) -> None:
     """FR-GMB-4, FR-GMB-6: the money the player leaves with, then the bet's exchange with the house
-    (the Mayor) (FR-EXCH-2). RULING: a settlement in fractions of a dollar is rounded down."""
-    import math
-
+    (the Mayor) (FR-EXCH-2). The engine pays whole dollars: the house keeps a fraction of a dollar
+    (ruling, docs/rules/combat.md), which the log says."""
     from frontera.rules import gambling as rules_gambling
 
     result = rules_gambling.banca_result(gamble.state)
     who = _gambler(gamble)
-    before, after = _set_money(session, by, who, math.floor(result["money_after"]))
+    before, after = _set_money(session, by, who, result["money_after"])
     gamble.status = Gamble.Status.SETTLED
     gamble.state = {**gamble.state, "result": {k: (str(v) if not isinstance(v, (int, str)) else v)
                                                for k, v in result.items()}}
@@ -1854,11 +2313,15 @@ def _banca_settle(session: GameSession, gamble: Gamble, by, log: _Log) -> None:
                rules=["FR-GMB-4"] + (["FR-GMB-6"] if gamble.state["cheating"] else []), who=who.name,
                bank=result["bank"], player=result["player"], r=result["r"], role=msg(ROLE_LABELS[result["exchange"]]),
                before=before, after=after)
+    if result["money_exact"] != result["money_after"]:
+        log.decide(gettext_noop("The book's figure is $%(exact)s; the sheet keeps whole dollars and the house keeps "
+                                "the fraction: $%(after)s."), rules=["FR-GMB-4"],
+                   exact=f"{float(result['money_exact']):.2f}", after=after)
     if who.kind == Character.Kind.PROTAGONIST:
-        seat = seat_key(who.pk)
-        _bet_exchange(session, by, log, {seat: result["exchange"], MAYOR_SEAT: {
-            "victory": "defeat", "defeat": "victory", "tie": "tie", "caught_cheating": "victory"}[result["exchange"]]},
-            {seat: who.name, MAYOR_SEAT: gettext_noop("the Mayor")})
+        house = {"victory": "defeat", "defeat": "victory", "tie": "tie",
+                 "caught_cheating": "victory"}[result["exchange"]]
+        _bet_exchange(session, by, log, [(str(who.pk), seat_key(who.pk), result["exchange"], who.name),
+                                         ("house", MAYOR_SEAT, house, gettext_noop("the Mayor"))])
 
 
 @transaction.atomic
@@ -1942,12 +2405,7 @@ def _contest_settle(session: GameSession, gamble: Gamble, prueba: Check, by) -> 
         for k, p in parts.items():
             log.decide(gettext_noop("Habilidad, %(who)s: %(role)s."), rules=["FR-GMB-7"], prueba=prueba,
                        who=p.character.name, role=msg(ROLE_LABELS[roles[k]]))
-    seats = {}
-    for k, p in parts.items():
-        seat = p.seat
-        seats[seat] = (roles[k], p.character.name)
-    if len(seats) == 2:
-        _bet_exchange(session, by, log, {s: r for s, (r, _n) in seats.items()}, {s: n for s, (_r, n) in seats.items()})
+    _bet_exchange(session, by, log, [(k, p.seat, roles[k], p.character.name) for k, p in parts.items()])
     gamble.status = Gamble.Status.SETTLED
     gamble.state = {"roles": roles}
     gamble.save(update_fields=["status", "state"])
@@ -1957,9 +2415,11 @@ def _contest_settle(session: GameSession, gamble: Gamble, prueba: Check, by) -> 
 # --- medical attention (FR-CHK-5) and the drinking duel (FR-SOB-2) ----------------------------------
 
 E_NOT_WOUNDED = _("%(name)s is not wounded: medical attention has nothing to speed.")
-DURATION_LABELS = {"turn": gettext_noop("%(n)s turn(s)"), "minute": gettext_noop("%(n)s minute(s)"),
-                   "hour": gettext_noop("%(n)s hour(s)"), "day": gettext_noop("%(n)s day(s)"),
-                   "month": gettext_noop("%(n)s month(s)")}
+DURATION_LABELS = {  # plural forms by "n" (frontera.rules.errors.ngettext, rendered by frontera.messages)
+    "turn": ngettext("%(n)s turn", "%(n)s turns", "n"), "minute": ngettext("%(n)s minute", "%(n)s minutes", "n"),
+    "hour": ngettext("%(n)s hour", "%(n)s hours", "n"), "day": ngettext("%(n)s day", "%(n)s days", "n"),
+    "month": ngettext("%(n)s month", "%(n)s months", "n"),
+}
 
 
 def _duration(duration) -> dict:
@@ -2101,14 +2561,257 @@ def drinking_duel_drink(*, gamble: Gamble, by, character: Character, round_seen:
         log.decide(gettext_noop("The duelo de bebida is over: %(result)s."), rules=["FR-SOB-2"],
                    result=", ".join(f"{names[int(k)]} {gettext(ROLE_LABELS[v])}" for k, v in roles.items()))
         gamble.status = Gamble.Status.SETTLED
-        seats = {}
-        for k, role in roles.items():
-            other = Character.objects.get(pk=int(k))
-            seat = seat_key(other.pk) if other.kind == Character.Kind.PROTAGONIST else MAYOR_SEAT
-            seats[seat] = (role, other.name)
-        if len(seats) == 2 and len(roles) == 2:
-            _bet_exchange(session, by, log, {s: r for s, (r, _n) in seats.items()},
-                          {s: n for s, (_r, n) in seats.items()})
+        kinds = dict(Character.objects.filter(pk__in=[int(k) for k in roles]).values_list("pk", "kind"))
+        _bet_exchange(session, by, log, [
+            (k, seat_key(int(k)) if kinds[int(k)] == Character.Kind.PROTAGONIST else MAYOR_SEAT, role, names[int(k)])
+            for k, role in roles.items()])
     gamble.save(update_fields=["state", "status"])
     log.flush()
     return gamble
+
+
+# --- pistol duel (FR-CMB-15, FR-EXCH-3) -------------------------------------------------------------
+#
+# A pistol duel is an ordinary opposed check (Check/Participant: each duellist draws on their own
+# phone, or the Mayor for NPCs and players without one, with the odds shown; chooses in secret; one
+# reveal, FR-OPP-1..5) tied to a PistolDuel row that names the weapons. After the reveal
+# (_refresh_check calls _duel_after_reveal) the engine's pistol_duel decides the hits: the loser
+# takes one hit with full damage, nobody absorbs anything; Tablas hits both; nobody with the suit or
+# colour of Manos (FR-OPP-5) means nobody fires and they draw again. Then the FR-EXCH-3 exchange opens.
+
+E_DUEL_TWO = _("A pistol duel is between two different characters.")
+E_DUEL_NO_WEAPON = _("Name the ranged weapon %(name)s uses in the duel.")
+E_DUEL_NOT_RANGED = _("%(name)s carries no ranged weapon called %(weapon)s.")
+DUEL_TRAIT, (DUEL_SKILL,) = rules_combat.TECHNIQUE_CHECK[rules_combat.DISPARO_RAPIDO]  # Manos (Disparo rápido)
+
+
+def _weapon_label(key: str, catalogue: dict) -> str:
+    try:
+        return rules_characters.item(key, catalogue=catalogue)["name"]
+    except RulesError:
+        return key
+
+
+def _duel_gun(character: Character, key: str, catalogue: dict) -> dict:
+    """The ranged weapon ``key`` the character carries (the combat engine's shape), or a refusal."""
+    if not key:
+        raise SessionError(E_DUEL_NO_WEAPON % {"name": character.name})
+    sheet = rules_characters.Character.from_json(character.sheet)
+    for gun in _weapons(sheet, catalogue)[0]:
+        if gun["name"] == key and gun["kind"] == "ranged":
+            return gun
+    raise SessionError(E_DUEL_NOT_RANGED % {"name": character.name, "weapon": _weapon_label(key, catalogue)})
+
+
+def _duel_damage(gun: dict) -> int:
+    """Damage a hit of this gun deals in a duel: Disparo rápido's base + the weapon (FR-CMB-7)."""
+    return rules_combat.damage_dealt({"skills": []}, rules_combat.DISPARO_RAPIDO, gun)
+
+
+@transaction.atomic
+def pistol_duel_start(*, session: GameSession, by, first: Character, first_weapon: str, second: Character,
+                      second_weapon: str, request_key: str = "") -> PistolDuel:
+    """The Mayor calls a pistol duel between two characters at the session (protagonists present,
+    NPCs, minions), each with a ranged weapon they carry (FR-CMB-15). It opens an opposed Manos
+    (Disparo rápido) check (cards per FR-CHK-1: trait + 2 with the skill + equipment − tracks);
+    the rest happens when both have chosen (:func:`_duel_after_reveal`). A repeated
+    ``request_key`` returns the duel already called."""
+    session = _lock(session)
+    if request_key:
+        existing = PistolDuel.objects.filter(session=session, request_key=request_key).first()
+        if existing is not None:
+            return existing
+    if first.pk == second.pk:
+        raise SessionError(E_DUEL_TWO)
+    fresh = Character.objects.in_bulk([first.pk, second.pk])
+    first, second = fresh[first.pk], fresh[second.pk]
+    seats = set(_engine(session).players)
+    catalogue = campaign_catalogue(session.campaign)
+    guns = {}
+    for character, key in ((first, first_weapon), (second, second_weapon)):
+        _seat_for(session, character, seats)  # of this campaign, and at the session if a protagonist
+        guns[character.pk] = _duel_gun(character, key, catalogue)
+    duel = PistolDuel.objects.create(session=session, first=first, second=second, first_weapon=first_weapon,
+                                     second_weapon=second_weapon, request_key=request_key, created_by=by,
+                                     result={"guns": {combat_key(pk): gun for pk, gun in guns.items()}})
+    log = _Log(session, by, [])
+    log.decide(gettext_noop("Pistol duel: %(a)s (%(wa)s, damage %(da)s) against %(b)s (%(wb)s, damage %(db)s). "
+                            "Opposed Manos (Disparo rápido), no absorption; each chooses in secret, one reveal."),
+               rules=["FR-CMB-15", "FR-OPP-1"],
+               a=first.name, wa=_weapon_label(first_weapon, catalogue), da=_duel_damage(guns[first.pk]),
+               b=second.name, wb=_weapon_label(second_weapon, catalogue), db=_duel_damage(guns[second.pk]))
+    log.flush()
+    _duel_round(session, duel, by)
+    return duel
+
+
+def _duel_round(session: GameSession, duel, by) -> None:
+    """One opposed check of the duel (again after FR-OPP-5's Tablas); settled at once if nobody
+    draws a card (everyone's automatic failure reveals it on creation)."""
+    catalogue = campaign_catalogue(session.campaign)
+    first, second = duel.first, duel.second
+    label = gettext("Pistol duel, round %(n)s: %(a)s (%(wa)s) vs %(b)s (%(wb)s)") % {
+        "n": duel.rounds, "a": first.name, "wa": _weapon_label(duel.first_weapon, catalogue),
+        "b": second.name, "wb": _weapon_label(duel.second_weapon, catalogue)}
+    entries = [Entry(first, DUEL_TRAIT, DUEL_SKILL), Entry(second, DUEL_TRAIT, DUEL_SKILL)]
+    prueba = _create_check(session=session, by=by, kind=Check.Kind.OPPOSED, entries=entries, difficulty=None,
+                           label=label, request_key="")
+    duel.prueba = prueba
+    duel.save(update_fields=["prueba", "rounds"])
+    if prueba.status == Check.Status.RESOLVED:
+        _duel_settle(session, duel, prueba, by)
+
+
+def _duel_after_reveal(session: GameSession, prueba: Check, by) -> None:
+    """The hook of :func:`_refresh_check`: an opposed check just revealed may be a duel's round."""
+    duel = PistolDuel.objects.filter(prueba=prueba, status=PistolDuel.Status.OPEN).select_related(
+        "first", "second").first()
+    if duel is not None:
+        _duel_settle(session, duel, prueba, by)
+
+
+def _duel_verdict(specs: list[dict], plays: dict, weapons: dict) -> dict:
+    """The engine's :func:`~frontera.rules.combat.pistol_duel` when both played a card. A duellist
+    with no card to play (FR-CHK-1 ruling, FR-MODE-8) has neither suit nor colour (FR-OPP-2..5):
+    the same verdict is built from the opposed outcome and the same damage arithmetic."""
+    if len(plays) == len(specs):
+        return rules_combat.pistol_duel(specs, plays, weapons=weapons)
+    entries = {}
+    for spec in specs:
+        play = plays.get(spec["key"])
+        card = None
+        if play is not None:
+            uid, suit = play if isinstance(play, tuple) else (play, None)
+            card = Card.from_uid(uid).declare(suit) if suit else Card.from_uid(uid)
+        entries[spec["key"]] = (DUEL_TRAIT, card)
+    outcome = rules_checks.opposed_outcome(entries)
+    redraw = rules_checks.opposed_needs_another_check(entries)
+    result = {"outcome": outcome, "redraw": redraw, "damage": {}, "health_after": {}, "exchange": {},
+              "cards": {k: c.uid for k, (_t, c) in entries.items() if c is not None}}
+    for spec in specs:
+        key = spec["key"]
+        rival = next(s for s in specs if s["key"] != key)
+        gun = next(w for w in rival["weapons"] if w["name"] == weapons[rival["key"]])
+        hit = not redraw and outcome[key] in ("loss", "tie")
+        damage = rules_combat.damage_dealt(rival, rules_combat.DISPARO_RAPIDO, gun) if hit else 0
+        result["damage"][key] = damage
+        result["health_after"][key] = max(DEATH_LEVEL, spec["health"] - damage)
+        result["exchange"][key] = None if redraw else rules_combat.DUEL_EXCHANGE[outcome[key]]
+    return result
+
+
+def _duel_settle(session: GameSession, duel, prueba: Check, by) -> None:
+    """FR-CMB-15 after the reveal: full-damage hits (no absorption) on the sheets, explained in the
+    feed; FR-OPP-5 → another round; then the FR-EXCH-3 exchange (Normal mode, two different decks)."""
+    from frontera.rules import exchanges as rules_exchanges
+
+    session = _lock(GameSession(pk=session.pk))  # the cards as the reveal left them
+    catalogue = campaign_catalogue(session.campaign)
+    parts = {p.character_id: p for p in prueba.participants.all()}
+    duellists = [(duel.first, duel.first_weapon, "a"), (duel.second, duel.second_weapon, "b")]
+    rows, specs, plays, weapons = {}, [], {}, {}
+    guns = duel.result.get("guns", {})
+    for character, weapon_key, side in duellists:
+        row, sheet = _lock_character(session, character)
+        key = combat_key(row.pk)
+        rows[key] = (row, sheet, parts[row.pk].seat)
+        spec = _combatant_spec(Fighter(row, side), catalogue)
+        if key in guns and all(w["name"] != weapon_key for w in spec["weapons"]):
+            spec["weapons"].append(guns[key])  # the gun named at the call, even if the sheet dropped it since
+        specs.append(spec)
+        weapons[key] = weapon_key
+        part = parts[row.pk]
+        if part.played:
+            plays[key] = (part.played, part.declared) if part.declared else part.played
+    try:
+        result = _duel_verdict(specs, plays, weapons)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    log = _Log(session, by, [])
+    names = {key: row.name for key, (row, _sheet, _seat) in rows.items()}
+    (ka, kb) = (specs[0]["key"], specs[1]["key"])
+    if result["redraw"]:
+        if not plays:  # nobody had a card: another round would be the same
+            duel.status, duel.result = PistolDuel.Status.SETTLED, {**result, "void": True}
+            duel.save(update_fields=["status", "result"])
+            log.decide(gettext_noop("Pistol duel: neither %(a)s nor %(b)s has a card to play; nobody fires and "
+                                    "the duel ends."), rules=["FR-CMB-15", "FR-CHK-1"], prueba=prueba,
+                       a=names[ka], b=names[kb])
+            log.flush()
+            return
+        log.decide(gettext_noop("Pistol duel: nobody played the suit or colour of Manos, so nobody fires (Tablas "
+                                "without a hit); %(a)s and %(b)s draw again."), rules=["FR-CMB-15", "FR-OPP-5"],
+                   prueba=prueba, a=names[ka], b=names[kb])
+        log.flush()
+        duel.rounds += 1
+        _duel_round(session, duel, by)
+        return
+    outcome = result["outcome"]
+    if outcome[ka] == "tie":
+        log.decide(gettext_noop("Pistol duel in Tablas: %(a)s and %(b)s both take a hit with full damage."),
+                   rules=["FR-CMB-15"], prueba=prueba, a=names[ka], b=names[kb])
+    else:
+        winner, loser = (ka, kb) if outcome[ka] == "win" else (kb, ka)
+        log.decide(gettext_noop("Pistol duel: %(winner)s wins and takes no hit; %(loser)s takes one hit with full "
+                                "damage."), rules=["FR-CMB-15"], prueba=prueba, winner=names[winner],
+                   loser=names[loser])
+    for spec in specs:
+        key = spec["key"]
+        damage = result["damage"][key]
+        if not damage:
+            continue
+        row, sheet, _seat = rows[key]
+        rival = kb if key == ka else ka
+        gun = next(w for w in next(s for s in specs if s["key"] == rival)["weapons"] if w["name"] == weapons[rival])
+        before = sheet.health
+        sheet = dataclass_replace(sheet, health=result["health_after"][key])
+        _save_sheet(row, sheet)
+        log.decide(gettext_noop("%(who)s is hit by %(shooter)s's %(weapon)s: damage %(damage)s (%(base)s base + "
+                                "%(weapon_damage)s weapon) in full, no absorption by Aguante %(aguante)s. Salud "
+                                "%(before)s → %(after)s."),
+                   rules=["FR-CMB-15", "FR-CMB-7", "FR-HLT-1"], prueba=prueba, shooter=names[rival],
+                   weapon=_weapon_label(weapons[rival], catalogue), who=row.name, damage=damage,
+                   base=damage - gun["damage"], weapon_damage=gun["damage"], aguante=sheet.aguante,
+                   before=_level_name("health", before), after=_level_name("health", sheet.health))
+        if sheet.health == DEATH_LEVEL and before != DEATH_LEVEL:
+            log.decide(gettext_noop("%(who)s is Muerto: the Mayor draws the dead man's hand for the death roll."),
+                       rules=["FR-HLT-3"], prueba=prueba, who=row.name)
+        _sync_combat(session, row, sheet, log)
+    exchange = _duel_exchange(session, by, log, result, rows, names, rules_exchanges)
+    duel.status, duel.exchange = PistolDuel.Status.SETTLED, exchange
+    duel.result = {**result, "weapons": weapons, "guns": guns}
+    duel.save(update_fields=["status", "exchange", "result"])
+    log.flush()
+
+
+def _duel_exchange(session: GameSession, by, log: _Log, result: dict, rows: dict, names: dict, rules_exchanges):
+    """FR-EXCH-3 through the exchange services: the winner may take up to 2 cards of the loser's
+    deck and gives back as many (a choice on the winner's phone); Tablas swaps 2 random cards each
+    way at once. Normal mode only, and only between two different decks (an NPC's are the Mayor's)."""
+    if session.mode != GameSession.Mode.NORMAL:
+        log.decide(gettext_noop("No card exchange after the duel: exchanges happen in Normal mode only."),
+                   rules=["FR-EXCH-3"])
+        return None
+    (ka, (_ra, _sa, seat_a)), (kb, (_rb, _sb, seat_b)) = rows.items()
+    if seat_a == seat_b:
+        log.decide(gettext_noop("No card exchange after the duel: both duellists play with the Mayor's cards."),
+                   rules=["FR-EXCH-3"])
+        return None
+    roles = result["exchange"]
+    if roles[ka] == "tie":
+        kind, first, second = Exchange.Kind.DUEL_TIE, ka, kb
+    else:
+        kind = Exchange.Kind.DUEL
+        first, second = (ka, kb) if roles[ka] == "victory" else (kb, ka)
+    seats = {ka: seat_a, kb: seat_b}
+    try:
+        state = _engine(session)
+        rules_exchanges.exchange_options(state, seats[first])
+        rules_exchanges.exchange_options(state, seats[second])
+        return _exchange_open(session, by, log, kind, seats[first], names[first], seats[second], names[second])
+    except RulesError as err:
+        log.decide(gettext_noop("No card exchange after the duel: %(reason)s"), rules=["FR-EXCH-3"],
+                   reason=msg(err.template, **err.params))
+    except SessionError as err:
+        log.decide(gettext_noop("No card exchange after the duel: %(reason)s"), rules=["FR-EXCH-3"], reason=str(err))
+    return None

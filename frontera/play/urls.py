@@ -1,6 +1,6 @@
 from django.urls import path
 
-from frontera.play import views
+from frontera.play import views, views_history
 
 urlpatterns = [
     path("campanas/<int:pk>/sesiones/", views.session_list, name="play_sessions"),
@@ -21,13 +21,22 @@ urlpatterns = [
          name="play_combat_draw"),
     path("sesiones/<int:pk>/combate/<int:combat_id>/<int:character_id>/elegir/", views.combat_choose,
          name="play_combat_choose"),
+    path("sesiones/<int:pk>/combate/<int:combat_id>/muerte/", views.combat_death_roll, name="play_combat_death_roll"),
     path("sesiones/<int:pk>/combate/<int:combat_id>/<slug:step>/", views.combat_step, name="play_combat_step"),
     path("sesiones/<int:pk>/intercambios/", views.exchange_new, name="play_exchange_new"),
     path("sesiones/<int:pk>/intercambios/<int:exchange_id>/elegir/", views.exchange_choose,
          name="play_exchange_choose"),
     path("sesiones/<int:pk>/intercambios/<int:exchange_id>/anular/", views.exchange_cancel,
          name="play_exchange_cancel"),
+    path("sesiones/<int:pk>/intercambios/tesoro/", views.treasure_new, name="play_treasure_new"),
+    path("sesiones/<int:pk>/intercambios/<int:exchange_id>/reparto/", views.treasure_share, name="play_treasure_share"),
     path("sesiones/<int:pk>/juego/", views.gamble_new, name="play_gamble_new"),
     path("sesiones/<int:pk>/juego/<int:gamble_id>/<slug:step>/", views.gamble_step, name="play_gamble_step"),
     path("sesiones/<int:pk>/atencion-medica/", views.medical_new, name="play_medical_new"),
+    path("sesiones/<int:pk>/duelos/", views.pistol_duel_new, name="play_duel_new"),
+    path("sesiones/<int:pk>/historial/", views_history.history_page, name="play_history"),
+    path("sesiones/<int:pk>/historial/cartas/<str:uid>/", views_history.history_card, name="play_history_card"),
+    path("sesiones/<int:pk>/historial/graficos/", views_history.history_charts, name="play_history_charts"),
+    path("sesiones/<int:pk>/historial.csv", views_history.history_csv, name="play_history_csv"),
+    path("sesiones/<int:pk>/historial.json", views_history.history_json, name="play_history_json"),
 ]

@@ -8,35 +8,41 @@ an ``hx-post`` (the page's ``checks`` region comes back, with the error if there
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from frontera.campaigns.permissions import (
+    campaign_for_member,
     can_act_for,
     can_run_session,
-    campaign_for_member,
     is_member_of,
 )
 from frontera.characters.models import Character
 from frontera.play import selectors, services
 from frontera.play.forms import (
+    CheckRequestForm,
+    ChooseForm,
     CombatChooseForm,
     CombatStartForm,
+    DeathRollForm,
     DeclareForm,
-    CheckRequestForm,
     ExchangeChooseForm,
     ExchangeStartForm,
     GambleForm,
-    MedicalForm,
-    ChooseForm,
     JoinForm,
+    MedicalForm,
     OpposedRequestForm,
+    PistolDuelForm,
     SessionStartForm,
     TableActionForm,
+    TreasureShareForm,
+    TreasureShareStartForm,
+    new_request_key,
 )
 from frontera.play.models import CombatRound, Exchange, Gamble, GameSession, Participant, Seat
 from frontera.play.services import Entry, SessionError, session_topic
@@ -107,13 +113,38 @@ def _page_context(request, session, **extra):
             gamble_form=GambleForm(characters=characters),
             medical_form=MedicalForm(characters=characters),
             exchange_form=extra.pop("exchange_form", None) or ExchangeStartForm(characters=characters),
+            treasure_form=TreasureShareStartForm(
+                characters=[(row["pk"], row["name"]) for row in context["protagonists"]], auto_id="treasure_%s"),
             join_form=JoinForm(characters=[c for c in _protagonists(campaign) if c.pk not in seated]),
+            duel_form=PistolDuelForm(characters=characters, weapons=selectors.duel_weapons(session)),
         )
+        for name in CALL_FORMS:
+            field = context[name].fields.get("request_key")
+            if field is not None and field.widget.is_hidden:
+                field.widget.attrs["id"] = f"rk-{name}"
     else:
         context = selectors.phone_view(session, request.user)
         template = "play/phone.html"
     context.update(live_topic=session_topic(session.pk), **extra)
     return template, context
+
+
+# The dashboard's call forms stay on the page after an htmx submit; each carries a request key
+# that makes a double submit one action. A successful call sends every form a fresh key
+# (out-of-band swaps), so the next call is a new action, not a repeat of the last one.
+CALL_FORMS = ("check_form", "opposed_form", "action_form", "combat_form", "gamble_form", "medical_form",
+              "exchange_form", "treasure_form", "duel_form")
+
+
+def _region(request, session, region: str, error: str | None = None, **extra):
+    template, context = _page_context(request, session, error=error, **extra)
+    html = render_to_string(f"{template}#{region}", context, request)
+    if not error and context.get("is_mayor"):
+        fresh = [(f"rk-{name}", new_request_key()) for name in CALL_FORMS
+                 if context[name].fields.get("request_key") is not None
+                 and context[name].fields["request_key"].widget.is_hidden]
+        html += render_to_string("play/_fresh_keys.html", {"fresh": fresh}, request)
+    return HttpResponse(html)
 
 
 @login_required
@@ -133,8 +164,7 @@ def session_page(request, pk: int):
 def _done(request, session, error: str | None = None, **extra):
     """After an action: the ``checks`` region for htmx, else back to the page with a message."""
     if request.htmx:
-        template, context = _page_context(request, session, error=error, **extra)
-        return render(request, f"{template}#checks", context)
+        return _region(request, session, "checks", error, **extra)
     if error:
         messages.error(request, error)
     return redirect(session)
@@ -281,6 +311,8 @@ def table_action(request, pk: int):
             services.threat(session=session, by=request.user, character=character)
         elif action == "drink":
             services.drink(session=session, by=request.user, character=character)
+        elif action == "death":
+            services.death_roll(session=session, by=request.user, character=character)
         elif action in ("dmh1", "dmh2"):
             services.dead_mans_hand(session=session, by=request.user, character=character, count=int(action[-1]))
         elif action == "rest":
@@ -311,8 +343,7 @@ def _fighter_for(request, session, combat, character_id: int) -> Character:
 
 def _done_combat(request, session, error: str | None = None):
     if request.htmx:
-        template, context = _page_context(request, session, error=error)
-        return render(request, f"{template}#combat", context)
+        return _region(request, session, "combat", error)
     if error:
         messages.error(request, error)
     return redirect(session)
@@ -336,26 +367,47 @@ def combat_new(request, pk: int):
     return _done_combat(request, session)
 
 
+def _fighters(combat) -> list[tuple[int, str]]:
+    ids = [int(key[1:]) for key in combat.state.get("combatants", {})]
+    return list(Character.objects.filter(pk__in=ids).values_list("pk", "name"))
+
+
 @login_required
 @require_POST
 def combat_declare(request, pk: int, combat_id: int, character_id: int):
     session, combat = _combat_for(request, pk, combat_id)
     character = _fighter_for(request, session, combat, character_id)
-    form = DeclareForm(request.POST)
+    form = DeclareForm(request.POST, fighters=_fighters(combat))
     if not form.is_valid():
         return _done_combat(request, session, _("Check the form: %(errors)s") % {"errors": _form_errors(form)})
     data = form.cleaned_data
-    targets = []
-    if data["technique"] != "move":
-        wanted = [data["target"]] + [int(x) for x in request.POST.getlist("targets") if x.isdigit()]
-        found = Character.objects.filter(campaign=session.campaign).in_bulk([x for x in wanted if x])
-        targets = [found[x] for x in dict.fromkeys(wanted) if x in found]
-        if not targets:
-            return _done_combat(request, session, _("Choose a target."))
+    found = Character.objects.filter(campaign=session.campaign).in_bulk(
+        [p for p, _b in form.aims()] + ([data["patient"]] if data["patient"] else []))
+    aims = [] if data["technique"] in ("move", "other", "medical") else [(found[p], b) for p, b in form.aims()]
+    patient = found.get(data["patient"]) if data["technique"] == "medical" else None
     try:
         services.combat_declare(combat=combat, by=request.user, character=character, technique=data["technique"],
-                                targets=targets, band=data["band"] or "adyacente", weapon=data["weapon"],
-                                special=data["special"], move_band=data["move_band"], move_cover=data["move_cover"])
+                                aims=aims, weapon=data["weapon"], special=data["special"], patient=patient,
+                                cover=data["cover"], mount=data["mount"], holstered=data["holstered"],
+                                move_band=data["move_band"], move_cover=data["move_cover"])
+    except SessionError as err:
+        return _done_combat(request, session, str(err))
+    return _done_combat(request, session)
+
+
+@login_required
+@require_POST
+def combat_death_roll(request, pk: int, combat_id: int):
+    """The Mayor draws the dead man's hand for a fighter at Muerto (FR-HLT-3)."""
+    session = _session_for_mayor(request.user, pk)
+    combat = get_object_or_404(CombatRound, pk=combat_id, session=session)
+    form = DeathRollForm(request.POST)
+    if not form.is_valid():
+        return _done_combat(request, session, _("Check the form: %(errors)s") % {"errors": _form_errors(form)})
+    character = _fighter_for(request, session, combat, form.cleaned_data["character"])
+    try:
+        services.death_roll(session=session, by=request.user, character=character,
+                            request_key=form.cleaned_data["request_key"])
     except SessionError as err:
         return _done_combat(request, session, str(err))
     return _done_combat(request, session)
@@ -465,6 +517,57 @@ def exchange_cancel(request, pk: int, exchange_id: int):
     return _done(request, session)
 
 
+@login_required
+@require_POST
+def treasure_new(request, pk: int):
+    """The Mayor says who shares a treasure, loot or reward (FR-EXCH-6)."""
+    session = _session_for_mayor(request.user, pk)
+    form = TreasureShareStartForm(request.POST, characters=selectors.callable_characters(session))
+    if not form.is_valid():
+        return _done(request, session, error=_("Check the form: %(errors)s") % {"errors": _form_errors(form)})
+    data = form.cleaned_data
+    found = Character.objects.filter(campaign=session.campaign).in_bulk([int(x) for x in data["sharers"]])
+    try:
+        services.treasure_share_start(session=session, by=request.user,
+                                      sharers=[found[int(x)] for x in data["sharers"]], count=data["count"],
+                                      swaps=data["swaps"], request_key=data["request_key"])
+    except SessionError as err:
+        return _done(request, session, error=str(err))
+    return _done(request, session)
+
+
+@login_required
+@require_POST
+def treasure_share(request, pk: int, exchange_id: int):
+    """A sharer (on their phone) or the Mayor for them names the keepers, or swaps a card (FR-EXCH-6)."""
+    session = _session_for(request.user, pk)
+    exchange = get_object_or_404(Exchange, pk=exchange_id, session=session, kind=Exchange.Kind.TREASURE_TAKE)
+    data = exchange.chosen.get("sharing")
+    if not data:
+        raise Http404
+    sharers = Character.objects.filter(campaign=session.campaign).in_bulk([int(s[1:]) for s in data["sharers"]])
+    form = TreasureShareForm(request.POST, sharers=[(pk_, c.name) for pk_, c in sharers.items()])
+    if not form.is_valid():
+        if not form.has_error("character") and not form.has_error("action"):
+            return _done(request, session, error=_("Choose among the sharers."))
+        raise Http404
+    character = sharers[int(form.cleaned_data["character"])]
+    if not can_act_for(request.user, character):
+        raise Http404
+    values = form.cleaned_data
+    try:
+        if values["action"] == "keeper":
+            services.treasure_share_vote(exchange=exchange, by=request.user, sharer=character,
+                                         keepers=[sharers[int(x)] for x in values["keeper"]])
+        else:
+            partner = sharers[int(values["partner"])] if values["partner"] else None
+            services.treasure_share_swap(exchange=exchange, by=request.user, sharer=character, partner=partner,
+                                         request_key=values["request_key"])
+    except SessionError as err:
+        return _done(request, session, error=str(err))
+    return _done(request, session)
+
+
 # --- gambling nights (FR-GMB) --------------------------------------------------------------------
 
 E_BANCA_ONE = gettext_lazy("The banca is played by one character at a time.")
@@ -553,6 +656,30 @@ def medical_new(request, pk: int):
     try:
         services.medical_request(session=session, by=request.user, healer=found[int(data["healer"])],
                                  patient=found[int(data["patient"])], request_key=data["request_key"])
+    except SessionError as err:
+        return _done(request, session, error=str(err))
+    return _done(request, session)
+
+
+# --- pistol duel (FR-CMB-15) -----------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def pistol_duel_new(request, pk: int):
+    """The Mayor calls a pistol duel: two characters, each with the ranged weapon they use. The
+    duellists then draw and choose in the checks list like any opposed check."""
+    session = _session_for_mayor(request.user, pk)
+    form = PistolDuelForm(request.POST, characters=selectors.callable_characters(session),
+                          weapons=selectors.duel_weapons(session))
+    if not form.is_valid():
+        return _done(request, session, error=_("Check the form: %(errors)s") % {"errors": _form_errors(form)})
+    data = form.cleaned_data
+    found = Character.objects.filter(campaign=session.campaign).in_bulk([int(data["first"]), int(data["second"])])
+    try:
+        services.pistol_duel_start(session=session, by=request.user, first=found[int(data["first"])],
+                                   first_weapon=data["first_weapon"], second=found[int(data["second"])],
+                                   second_weapon=data["second_weapon"], request_key=data["request_key"])
     except SessionError as err:
         return _done(request, session, error=str(err))
     return _done(request, session)

@@ -69,7 +69,9 @@ E_BAD_PLAY = gettext_noop("%(who)s must play a trait and one card.")
 E_UNKNOWN_NAMED_CHECK = gettext_noop(
     "“%(name)s” is not a named opposed check: use chase, stealth, pickpocket, challenge or provoke."
 )
-E_BAD_RESULTS = gettext_noop("The %(name)s check needs one result (win, loss or tie) for %(roles)s.")
+E_BAD_RESULTS = gettext_noop(
+    "The %(name)s check needs one result (win, loss or tie) for each of its roles: %(roles)s."
+)
 E_BAD_OUTCOME = gettext_noop("“%(outcome)s” is not an outcome: use success, partial or failure.")
 E_BAD_RECORD = gettext_noop("This check record does not match its cards.")
 
@@ -493,7 +495,7 @@ def morale_consequences(
     """
     check = named_check(name)
     if set(results) != set(check.roles) or any(r not in (WIN, LOSS, TIE) for r in results.values()):
-        raise RulesError(E_BAD_RESULTS, name=name, roles=" and ".join(check.roles))
+        raise RulesError(E_BAD_RESULTS, name=name, roles=", ".join(check.roles))
     _check_flag(challenged_accepts)
     changes = dict.fromkeys(check.roles, 0)
     if name == PROVOKE:

@@ -59,7 +59,7 @@ from frontera.rules.dead_mans_hand import (
     WORSE,
     dead_mans_hand_result,
 )
-from frontera.rules.errors import RulesError, gettext_noop
+from frontera.rules.errors import RulesError, gettext_noop, ngettext
 from frontera.rules.tracks import HEALTH, MORALE, clamp, incapacity
 
 State = dict[str, Any]
@@ -72,8 +72,8 @@ TECHNIQUES: tuple[str, ...] = (PELEA, MELEE, THROWN, DISPARO_RAPIDO, APUNTAR)
 GRAPPLE = "forcejeo"  # the opposed Músculo check a grappled pair makes each turn (FR-CMB-13)
 APRESAR, ASUSTAR = "apresar", "asustar"
 SPECIALS: tuple[str, ...] = (APRESAR, ASUSTAR)
-ATTACK, MOVE, OTHER = "attack", "move", "other"
-ACTIONS: tuple[str, ...] = (ATTACK, MOVE, OTHER)
+ATTACK, MOVE, OTHER, MEDICAL = "attack", "move", "other", "medical"
+ACTIONS: tuple[str, ...] = (ATTACK, MOVE, OTHER, MEDICAL)
 
 ADYACENTE, CORTO, MEDIO, LARGO = "adyacente", "corto", "medio", "largo"
 BANDS: tuple[str, ...] = (ADYACENTE, CORTO, MEDIO, LARGO)
@@ -117,10 +117,12 @@ E_GRAPPLED = gettext_noop("%(key)s is in a grapple and can only fight to keep or
 E_ALREADY_DECLARED = gettext_noop("%(key)s has already declared this turn.")
 E_NPCS_FIRST = gettext_noop("The non-player characters declare and draw first: waiting for %(keys)s.")
 E_BAD_ACTION = gettext_noop("Declare an attack technique, a move only, or another action.")
+E_MEDICAL_PATIENT = gettext_noop("Medical attention needs a patient in the fight.")
+E_MEDICAL_WHOLE_TURN = gettext_noop("Medical attention takes the whole turn: no move with it.")
 E_BAD_TECHNIQUE = gettext_noop("“%(technique)s” is not a combat technique.")
 E_BAD_SPECIAL = gettext_noop("“%(special)s” is not a combat variant: use apresar or asustar.")
 E_NO_TARGETS = gettext_noop("An attack needs at least one target with its range band.")
-E_SELF_TARGET = gettext_noop("%(key)s cannot attack themself.")
+E_SELF_TARGET = gettext_noop("%(key)s cannot be their own target.")
 E_BAD_BAND = gettext_noop("“%(band)s” is not a range band.")
 E_UNARMED_WEAPON = gettext_noop("Pelea is fought without a weapon; use the melee technique for %(weapon)s.")
 E_NEEDS_WEAPON = gettext_noop("The %(technique)s technique needs a weapon.")
@@ -148,7 +150,11 @@ E_CARD_ELSEWHERE = gettext_noop("%(card)s is already in the hand of %(owner)s.")
 E_NOT_DRAWN_YET = gettext_noop("%(key)s has not drawn yet.")
 E_ALREADY_CHOSEN = gettext_noop("%(key)s has already chosen this turn.")
 E_NO_PLAYS = gettext_noop("Choose at least one card to play.")
-E_TOO_MANY_PLAYS = gettext_noop("%(key)s may play at most %(max)s card(s) this turn, not %(count)s.")
+E_TOO_MANY_PLAYS = ngettext(
+    "%(key)s may play at most %(max)s card this turn, not %(count)s.",
+    "%(key)s may play at most %(max)s cards this turn, not %(count)s.",
+    "max",
+)
 E_NOT_DRAWN = gettext_noop("%(card)s was not drawn in this check.")
 E_CARD_TWICE = gettext_noop("%(card)s cannot be played twice.")
 E_NOT_A_TARGET = gettext_noop("%(target)s was not declared as a target.")
@@ -160,12 +166,20 @@ E_DUEL_PAIR = gettext_noop("A pistol duel is between exactly two duellists.")
 
 # explanations of resolved plays (rendered by the UI; same msgid + params convention)
 X_MISS = gettext_noop("%(card)s misses: %(technique)s hits only with %(suit)s.")
-X_DAMAGE = gettext_noop(
+X_DAMAGE = ngettext(
     "%(card)s (%(value)s) %(cmp)s Aguante %(aguante)s (%(aguante_base)s + %(cover_bonus)s cover"
     " + %(mount_bonus)s mount): damage %(damage)s (%(base)s base + %(weapon)s weapon) − %(reduction)s"
-    " = %(taken)s health level(s)."
+    " = %(taken)s health level.",
+    "%(card)s (%(value)s) %(cmp)s Aguante %(aguante)s (%(aguante_base)s + %(cover_bonus)s cover"
+    " + %(mount_bonus)s mount): damage %(damage)s (%(base)s base + %(weapon)s weapon) − %(reduction)s"
+    " = %(taken)s health levels.",
+    "taken",
 )
-X_SCARE = gettext_noop("%(card)s (%(value)s) %(cmp)s Confianza %(confianza)s: %(morale)s morale level(s).")
+X_SCARE = ngettext(
+    "%(card)s (%(value)s) %(cmp)s Confianza %(confianza)s: %(morale)s morale level.",
+    "%(card)s (%(value)s) %(cmp)s Confianza %(confianza)s: %(morale)s morale levels.",
+    "morale",
+)
 X_GRAPPLE = gettext_noop("%(card)s hits: %(target)s is grappled (no damage, no absorption).")
 X_ALREADY_GRAPPLED = gettext_noop("%(card)s hits, but %(target)s is already in a grapple.")
 
@@ -337,7 +351,7 @@ def _grapple_declaration(spec: Mapping[str, Any], partner: str) -> dict[str, Any
     return {
         "action": ATTACK, "technique": GRAPPLE, "weapon": None, "special": None,
         "targets": {partner: ADYACENTE}, "cover": spec["cover"], "mount": spec["mount"],
-        "holstered": spec["holstered"], "move": None, "bonus": 0,
+        "holstered": spec["holstered"], "move": None, "bonus": 0, "patient": None,
     }
 
 
@@ -482,6 +496,13 @@ def _why_not_acting(state: State, key: str) -> str | None:
     return None
 
 
+def why_not_acting(state: State, key: str) -> str | None:
+    """``None`` if ``key`` takes part this turn, else why not: ``"jam"`` (FR-CMB-12) or the track
+    that stops them (FR-HLT-1, FR-MOR-1)."""
+    _combatant(state, key)
+    return _why_not_acting(state, key)
+
+
 def _check_acting(state: State, key: str) -> None:
     reason = _why_not_acting(state, key)
     if reason == "jam":
@@ -580,10 +601,13 @@ def declare(
     holstered: Any = _STANDING,
     move: Mapping[str, Any] | None = None,
     bonus: int = 0,
+    patient: str | None = None,
 ) -> tuple[State, Events]:
     """Declare a participant's action for this turn (FR-CMB-1, -2, -4, -9, -10, -11, -13, -14).
 
-    ``action`` is ``"attack"`` (implied by ``technique``), ``"move"`` (move only, within corto) or
+    ``action`` is ``"attack"`` (implied by ``technique``), ``"move"`` (move only, within corto),
+    ``"medical"`` (medical attention to ``patient``, a combatant, maybe oneself: it takes the whole
+    turn, so no move; its Cabeza (Saber) check is made outside the round, FR-CHK-5) or
     ``"other"`` (any other action, drawing nothing here). ``targets`` maps each target to its range
     band at the start of the turn. ``cover``, ``mount`` and ``holstered`` state this participant's
     own situation at the start of the turn (default: the standing data); ``move`` records where
@@ -631,7 +655,14 @@ def declare(
         "holstered": holstered,
         "move": _check_move(move, action),
         "bonus": bonus,
+        "patient": None,
     }
+    if action == MEDICAL:  # FR-CHK-5: in combat it takes the whole turn
+        if decl["move"] is not None:
+            raise RulesError(E_MEDICAL_WHOLE_TURN)
+        if patient not in state["combatants"]:
+            raise RulesError(E_MEDICAL_PATIENT)
+        decl["patient"] = patient
     required = max_n = 0
     if action == ATTACK:
         weapon_spec = _check_attack(spec, technique, weapon, targets, special, cover, mount, holstered)
@@ -1010,6 +1041,28 @@ def next_turn(state: State) -> tuple[State, Events]:
     new = new_round(combatants, turn=state["turn"] + 1, grapples=holds)
     return new, [{"type": "turn_started", "turn": new["turn"], "moves": copy.deepcopy(result["moves"]),
                   "grapples": copy.deepcopy(holds)}]
+
+
+def set_tracks(state: State, key: str, *, health: int, morale: int, penalty: int) -> tuple[State, Events]:
+    """Health, morale and draw penalty changed outside the round's own resolution: the Mayor's
+    override of an automated result, a death roll (FR-HLT-3), a drink (FR-HLT-1, FR-MOR-1).
+
+    The new levels are the combatant's from now on. After the reveal they replace that target's
+    result too, so :func:`next_turn` does not apply the overridden damage on top of them. A
+    declaration already made keeps its number of cards; a combatant who can no longer act takes
+    no part in the reveal (FR-HLT-1).
+    """
+    spec = _combatant(state, key)
+    _require(_is_int(health) and clamp(HEALTH, health) == health, "health", health)
+    _require(_is_int(morale) and clamp(MORALE, morale) == morale, "morale", morale)
+    _require(_is_int(penalty) and penalty >= 0, "penalty", penalty)
+    new = copy.deepcopy(state)
+    before = {"health": spec["health"], "morale": spec["morale"]}
+    new["combatants"][key].update(health=health, morale=morale, penalty=penalty)
+    totals = (new["result"] or {}).get("targets", {}).get(key) if new["revealed"] else None
+    if totals:
+        totals.update(health_before=health, health_after=health, morale_before=morale, morale_after=morale)
+    return new, [{"type": "tracks_set", "key": key, "before": before, "health": health, "morale": morale}]
 
 
 def _level_penalty(level: int) -> int:

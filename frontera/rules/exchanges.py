@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 
-from frontera.rules.errors import RulesError, gettext_noop
+from frontera.rules.errors import RulesError, gettext_noop, ngettext
 from frontera.rules.session import (
     NORMAL,
     TREASURE,
@@ -39,6 +39,7 @@ from frontera.rules.session import (
     move,
     owned_cards,
     transfer,
+    visible_cards,
 )
 
 MAX_DUEL_CARDS = 2  # FR-EXCH-3
@@ -47,7 +48,10 @@ E_SAME_PLAYER = gettext_noop("%(player)s cannot exchange cards with themselves."
 E_NOT_IN_DECK = gettext_noop("%(card)s is not in %(player)s's deck.")
 E_MUST_CHOOSE = gettext_noop("Choose a card of %(player)s's deck.")
 E_DUEL_TOO_MANY = gettext_noop("A duel's winner takes at most 2 cards, not %(count)s.")
-E_GIVE_COUNT = gettext_noop("%(player)s must give back %(count)s card(s), not %(given)s.")
+E_GIVE_COUNT = ngettext(
+    "%(player)s must give back %(count)s card, not %(given)s.",
+    "%(player)s must give back %(count)s cards, not %(given)s.",
+)
 E_NOT_A_LIST = gettext_noop("Give the chosen cards as a list.")
 E_MAYOR_NO_TREASURE = gettext_noop("The Mayor never takes treasure cards.")
 E_MAYOR_NOT_DRUNK = gettext_noop("Only a protagonist swaps cards with the Mayor when drunk or in a coma.")
@@ -56,6 +60,11 @@ E_TREASURE_EMPTY = gettext_noop(
 )
 E_BAD_TREASURE_COUNT = gettext_noop("Take 1 or more treasure cards, not %(count)s.")
 E_NOTHING_TO_GIVE = gettext_noop("No card changes hands, so no card can be chosen.")
+E_FEW_SHARERS = gettext_noop("A treasure is shared among two or more protagonists.")
+E_NOT_A_SHARER = gettext_noop("%(player)s does not share this treasure.")
+E_NOT_IN_TREASURE = gettext_noop("%(card)s is not in the treasure deck.")
+E_NOT_AGREED = gettext_noop("The sharers have not agreed yet on who keeps the treasure.")
+E_FEW_IN_RING = gettext_noop("A tie's exchange needs at least two different decks.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -99,6 +108,41 @@ def _winner_looks(state: Session, winner: str) -> None:
     """FR-EXCH-7: in phase 1 the winner may look at their own deck (nobody else's)."""
     if state.phase == 1:
         learn(state, winner, state.player_decks[winner])
+
+
+def winner_looks(state: Session, winner: str) -> Session:
+    """FR-EXCH-7 as soon as the exchange opens: in phase 1 the winner (of a bet or a duel, or the
+    rival who caught a cheat) looks at their own deck before choosing, so the card they give back
+    is a real choice (the book: the winner "elegirá una carta de su propio mazo"). RULING
+    (docs/rules/decks.md): the look happens when the winner is known, not only after the exchange;
+    nobody else's deck becomes visible. Returns a new state; outside phase 1 nothing changes.
+
+    >>> import random
+    >>> from frontera.rules.session import new_session, visible_cards
+    >>> s = new_session("normal", ["ana", "bo", "mayor"], "mayor", rng=random.Random(3))
+    >>> set(s.player_decks["ana"]) <= visible_cards(winner_looks(s, "ana"), "ana")
+    True
+    """
+    check_mode(state, NORMAL)
+    check_player(state, winner)
+    state = state.copy()
+    _winner_looks(state, winner)
+    return state
+
+
+def choice_visible(state: Session, chooser: str, owner: str) -> frozenset[str]:
+    """The cards of ``owner``'s deck that ``chooser`` sees while choosing one from it (FR-EXCH-2,
+    -3, -6, -7, FR-SOB-1); the others are chosen face down, by position.
+
+    Only what :func:`~frontera.rules.session.visible_cards` gives the chooser, in both phases: their
+    own deck in phase 2, and in phase 1 after :func:`winner_looks`. RULING (docs/rules/decks.md):
+    FR-EXCH-7's "nobody else's deck becomes visible" holds in phase 2 as well (the coma look of
+    FR-SOB-1 is the one exception RULINGS names), so a winner picks from the loser's deck held face
+    down; the loser, who holds it, sees their own deck as always.
+    """
+    check_mode(state, NORMAL)
+    check_player(state, chooser)
+    return frozenset(set(owned_cards(state, owner)) & visible_cards(state, chooser))
 
 
 def _swap_random(state: Session, a: str, b: str, count: int, rng: random.Random, reason: str) -> list[dict]:
@@ -261,6 +305,37 @@ def _check_protagonist(state: Session, player: str) -> None:
         raise RulesError(E_MAYOR_NO_TREASURE)
 
 
+def treasure_draw(state: Session, rng: random.Random, count: int = 1) -> list[str]:
+    """FR-EXCH-6: the ``count`` random treasure card(s) the sharers take (fewer if fewer are left),
+    picked without moving them yet (:func:`treasure_keep` moves them once the sharers agree)."""
+    check_mode(state, NORMAL)
+    check_count(count, E_BAD_TREASURE_COUNT)
+    if count < 1:
+        raise RulesError(E_BAD_TREASURE_COUNT, count=count)
+    if not state.treasure:
+        raise RulesError(E_TREASURE_EMPTY)
+    return rng.sample(state.treasure, min(count, len(state.treasure)))
+
+
+def treasure_keep(state: Session, keepers: str | list[str], cards: list[str]) -> tuple[Session, list[dict]]:
+    """FR-EXCH-6: the drawn treasure ``cards`` go to the protagonist(s) the sharers agreed on
+    (``keepers``: one for all, or one per card). The Mayor never takes treasure. In phase 1 the
+    cards stay unseen (FR-MODE-4)."""
+    check_mode(state, NORMAL)
+    cards = check_distinct(cards)
+    keepers = [keepers] * len(cards) if isinstance(keepers, str) else list(keepers)
+    if len(keepers) != len(cards):
+        raise RulesError(E_NOT_AGREED)
+    for keeper in keepers:
+        _check_protagonist(state, keeper)
+    for uid in cards:
+        if uid not in state.treasure:
+            raise RulesError(E_NOT_IN_TREASURE, card=uid)
+    state = state.copy()
+    return state, [move(state, uid, TREASURE, deck_zone(keeper), "treasure")
+                   for uid, keeper in zip(cards, keepers, strict=True)]
+
+
 def treasure_take(
     state: Session, keeper: str, rng: random.Random, count: int = 1
 ) -> tuple[Session, list[dict]]:
@@ -268,14 +343,60 @@ def treasure_take(
     says the treasure is very valuable; fewer if fewer are left); ``keeper`` is who they agreed
     keeps it. The Mayor never takes treasure. In phase 1 the card stays unseen (FR-MODE-4)."""
     _check_protagonist(state, keeper)
-    check_count(count, E_BAD_TREASURE_COUNT)
-    if count < 1:
-        raise RulesError(E_BAD_TREASURE_COUNT, count=count)
-    if not state.treasure:
-        raise RulesError(E_TREASURE_EMPTY)
-    state = state.copy()
-    taken = rng.sample(state.treasure, min(count, len(state.treasure)))
-    return state, [move(state, uid, TREASURE, deck_zone(keeper), "treasure") for uid in taken]
+    return treasure_keep(state, keeper, treasure_draw(state, rng, count))
+
+
+def treasure_sharers(state: Session, sharers: list[str]) -> list[str]:
+    """FR-EXCH-6: the protagonists sharing a treasure, validated: two or more, never the Mayor
+    (he takes no part in a sharing even when an NPC of his does)."""
+    check_mode(state, NORMAL)
+    if isinstance(sharers, str) or not isinstance(sharers, (list, tuple)):
+        raise RulesError(E_NOT_A_LIST)
+    sharers = list(dict.fromkeys(sharers))
+    for sharer in sharers:
+        _check_protagonist(state, sharer)
+    if len(sharers) < 2:
+        raise RulesError(E_FEW_SHARERS)
+    return sharers
+
+
+def treasure_agreement(sharers: list[str], votes: dict[str, list[str]], cards: int) -> list[str] | None:
+    """FR-EXCH-6 "decidirán ellos quién se la queda": each sharer names a keeper (a sharer) for
+    each of the ``cards`` drawn; the cards are settled when every sharer has named the same
+    keepers. Returns the keepers (one per card) or ``None`` while they disagree or some have not
+    said. RULING (docs/rules/decks.md): agreement is unanimity; the Mayor only records the vote of
+    a sharer without a phone, he never decides.
+
+    >>> treasure_agreement(["a", "b"], {"a": ["b"], "b": ["b"]}, 1)
+    ['b']
+    >>> treasure_agreement(["a", "b"], {"a": ["a"], "b": ["b"]}, 1) is None
+    True
+    """
+    for sharer, named in votes.items():
+        if sharer not in sharers:
+            raise RulesError(E_NOT_A_SHARER, player=sharer)
+        if len(named) != cards:
+            raise RulesError(E_NOT_AGREED)
+        for keeper in named:
+            if keeper not in sharers:
+                raise RulesError(E_NOT_A_SHARER, player=keeper)
+    if any(s not in votes for s in sharers):
+        return None
+    agreed = {tuple(named) for named in votes.values()}
+    return list(agreed.pop()) if len(agreed) == 1 else None
+
+
+def treasure_swappers(sharers: list[str], keepers: list[str]) -> list[str]:
+    """FR-EXCH-6: who may swap a card with another sharer: the sharers who kept no treasure card
+    ("el resto"), or all of them when nothing was taken (an empty treasure deck)."""
+    return [s for s in sharers if s not in set(keepers)]
+
+
+def treasure_sharers_see(state: Session) -> bool:
+    """Whether the sharers look at the drawn treasure card(s) while they decide who keeps them:
+    in phase 2, yes (RULING, docs/rules/decks.md: the book's "cogerán una... y decidirán"); in
+    phase 1 never (FR-MODE-4: unseen until phase 2)."""
+    return state.phase == 2
 
 
 def treasure_swap(state: Session, a: str, b: str, *, give_a: str, give_b: str) -> tuple[Session, list[dict]]:
@@ -290,3 +411,25 @@ def treasure_swap(state: Session, a: str, b: str, *, give_a: str, give_b: str) -
     state = state.copy()
     events = [transfer(state, give_a, a, b, "treasure_swap"), transfer(state, give_b, b, a, "treasure_swap")]
     return state, events
+
+
+def tie_ring(state: Session, players: list[str], rng: random.Random) -> tuple[Session, list[dict]]:
+    """FR-EXCH-2, a tie among three or more bettors (RULING, docs/rules/decks.md): every bettor
+    staked one card, so each takes one random card of the next one's deck (the last of the
+    first's), all picked at the same time. With two players it is :func:`bet_tie`."""
+    check_mode(state, NORMAL)
+    if isinstance(players, str) or not isinstance(players, (list, tuple)):
+        raise RulesError(E_NOT_A_LIST)
+    players = list(dict.fromkeys(players))
+    for player in players:
+        check_player(state, player)
+    if len(players) < 2:
+        raise RulesError(E_FEW_IN_RING)
+    state = state.copy()
+    picks = []
+    for i, taker in enumerate(players):
+        giver = players[(i + 1) % len(players)]
+        owned = owned_cards(state, giver)
+        if owned:
+            picks.append((rng.choice(owned), giver, taker))
+    return state, [transfer(state, uid, giver, taker, "bet_tie") for uid, giver, taker in picks]

@@ -18,6 +18,7 @@ Clementine's casino night (the book's example): $12, bank 2 − player 8 = −6 
 from __future__ import annotations
 
 import copy
+import math
 import random
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
@@ -84,7 +85,8 @@ E_UNKNOWN_CONTEST = gettext_noop("“%(contest)s” is not a known contest.")
 E_DRINKING_DUEL = gettext_noop("A drinking duel is settled by the drinking rules, not by one opposed check.")
 E_FEW_PLAYERS = gettext_noop("A game needs at least two players.")
 E_UNKNOWN_PLAYER = gettext_noop("%(player)s is not playing.")
-E_MISSING = gettext_noop("Missing %(what)s for %(players)s.")
+E_MISSING_MONEY = gettext_noop("Missing money for %(players)s.")
+E_MISSING_LUCK = gettext_noop("Missing a dead man's hand for %(players)s.")
 E_NOT_NEEDED = gettext_noop("%(players)s draw no dead man's hand.")
 E_BAD_STANDING = gettext_noop("“%(standing)s” is not a result of azar.")
 
@@ -262,11 +264,25 @@ def banca_stop(
     return new, [event]
 
 
+def whole_dollars(amount: Money) -> int:
+    """The banca's settlement in the whole dollars a sheet holds (FR-GMB-4). RULING
+    (docs/rules/combat.md): the book counts in dollars and quarters of the money carried and never
+    in cents, so a fraction of a dollar goes to the house ("la banca siempre gana"): rounded down,
+    which lowers winnings and deepens losses and debts.
+
+    >>> whole_dollars(Fraction(15, 2)), whole_dollars(Fraction(-5, 2)), whole_dollars(60)
+    (7, -3, 60)
+    """
+    return math.floor(amount)
+
+
 def banca_result(state: State) -> dict[str, Any]:
     """The settlement of a finished night (FR-GMB-4), cheating included (FR-GMB-6).
 
     A cheat who wins gets twice the honest winnings; a cheat who loses is caught and loses all the
-    money carried (a debt the honest result would have left still stands).
+    money carried (a debt the honest result would have left still stands). ``money_after`` is in
+    whole dollars (:func:`whole_dollars`); ``money_exact`` is the book's figure before rounding
+    (an ``int`` or a :class:`~fractions.Fraction`).
     """
     if state["status"] != LEFT:
         raise RulesError(E_STILL_PLAYING)
@@ -278,7 +294,7 @@ def banca_result(state: State) -> dict[str, Any]:
     elif state["cheating"] and exchange == DEFEAT:
         after, exchange = min(0, after), CAUGHT
     return {"r": bank - player, "bank": bank, "player": player, "money_before": money,
-            "money_after": after, "exchange": exchange}
+            "money_after": whole_dollars(after), "money_exact": after, "exchange": exchange}
 
 
 # --- azar ----------------------------------------------------------------------------------------------
@@ -329,12 +345,12 @@ def azar_settlement(
     needs = azar_needs_luck(standing)
     missing = [key for key in standing if key not in money]
     if missing:
-        raise RulesError(E_MISSING, what="money", players=", ".join(missing))
+        raise RulesError(E_MISSING_MONEY, players=", ".join(missing))
     for key in standing:
         _check_money(money[key])
     absent = [key for key in needs if key not in luck]
     if absent:
-        raise RulesError(E_MISSING, what="a dead man's hand", players=", ".join(absent))
+        raise RulesError(E_MISSING_LUCK, players=", ".join(absent))
     extra = [key for key in luck if key not in needs]
     if extra:
         raise RulesError(E_NOT_NEEDED, players=", ".join(map(str, extra)))
@@ -373,10 +389,73 @@ def habilidad_check(contest: str) -> tuple[str, str]:
 
 
 def habilidad_contest(contest: str, plays: Mapping[str, Any]) -> dict[str, str]:
-    """FR-GMB-7: resolve a skill contest as an opposed check; returns FR-EXCH-2 roles per player."""
+    """FR-GMB-7: resolve a skill contest as an opposed check; returns FR-EXCH-2 roles per player.
+
+    RULING (docs/rules/combat.md): with more than two players, those who tie for the best result
+    all win and the rest lose, as FR-GMB-5 says for azar; only a tie of everybody is Tablas.
+    """
     trait, _skill = habilidad_check(contest)
     outcome = opposed_outcome({key: (trait, _played(entry)) for key, entry in plays.items()})
+    if len(outcome) > 2 and LOSS in outcome.values():
+        return {key: DEFEAT if result == LOSS else VICTORY for key, result in outcome.items()}
     return {key: {WIN: VICTORY, LOSS: DEFEAT, TIE: EVEN}[result] for key, result in outcome.items()}
+
+
+# --- the bet's card exchanges (FR-EXCH-2) -----------------------------------------------------------
+
+
+BET, CHEAT, TIE_SWAP, TIE_RING = "bet", "cheat", "tie", "tie_ring"
+
+
+def bet_exchanges(
+    standing: Mapping[str, str], seats: Mapping[str, str], rng: random.Random
+) -> list[dict[str, Any]]:
+    """The card exchanges that follow a bet among any number of bettors (FR-EXCH-2).
+
+    ``standing`` maps each bettor to its role (in the order of the table), ``seats`` each bettor to
+    the engine player whose deck it stakes (NPCs stake the Mayor's). Returns the exchanges:
+    ``{"kind": "bet", "first": winner, "second": loser}`` (the winner chooses),
+    ``{"kind": "cheat", "first": rival, "second": cheat}``, ``{"kind": "tie", "first", "second"}``
+    (a random card each way) or ``{"kind": "tie_ring", "players": [...]}`` (each takes a random
+    card of the next one's deck, :func:`frontera.rules.exchanges.tie_ring`); ``winner``/``loser``
+    name the bettors of a pair.
+
+    RULINGS (docs/rules/combat.md): every bettor stakes one card (the book: "estará apostando una
+    carta de su mazo"), so every loser and every caught cheat settles exactly one exchange, with
+    one winner. Losers are dealt to the winners by lot (``rng``) and evenly; a loser is never dealt
+    to a winner staking the same deck (two NPCs of the Mayor), and is left out if only such winners
+    remain. Everybody tied: two decks swap a random card each way, three or more form a ring in
+    table order. Two bettors give exactly FR-EXCH-2's one exchange.
+
+    >>> bet_exchanges({"a": "victory", "b": "defeat"}, {"a": "c1", "b": "c2"}, random.Random(1))
+    [{'kind': 'bet', 'first': 'c1', 'second': 'c2', 'winner': 'a', 'loser': 'b'}]
+    """
+    for result in standing.values():
+        if result not in (VICTORY, DEFEAT, EVEN, CAUGHT):
+            raise RulesError(E_BAD_STANDING, standing=result)
+    missing = [key for key in standing if key not in seats]
+    if missing:
+        raise RulesError(E_UNKNOWN_PLAYER, player=", ".join(missing))
+    if all(result == EVEN for result in standing.values()):
+        decks = list(dict.fromkeys(seats[key] for key in standing))
+        if len(decks) == 2:
+            return [{"kind": TIE_SWAP, "first": decks[0], "second": decks[1]}]
+        return [{"kind": TIE_RING, "players": decks}] if len(decks) > 2 else []
+    winners = [key for key, result in standing.items() if result == VICTORY]
+    rng.shuffle(winners)
+    load = dict.fromkeys(winners, 0)
+    exchanges = []
+    for loser, result in standing.items():
+        if result not in (DEFEAT, CAUGHT):
+            continue
+        others = [w for w in winners if seats[w] != seats[loser]]
+        if not others:
+            continue
+        winner = min(others, key=lambda w: load[w])
+        load[winner] += 1
+        exchanges.append({"kind": CHEAT if result == CAUGHT else BET, "first": seats[winner],
+                          "second": seats[loser], "winner": winner, "loser": loser})
+    return exchanges
 
 
 # --- cards -----------------------------------------------------------------------------------------------

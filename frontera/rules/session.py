@@ -47,7 +47,7 @@ from dataclasses import asdict, dataclass, field
 
 from frontera.rules.cards import RANKS, SUITS, Card, dead_mans_hand, physical_deck
 from frontera.rules.dead_mans_hand import check_dead_mans_hand_count
-from frontera.rules.errors import RulesError, gettext_noop
+from frontera.rules.errors import RulesError, gettext_noop, ngettext
 
 NORMAL, SIN_GESTION, CON_DESGASTE = "normal", "sin_gestion", "con_desgaste"
 MODES: tuple[str, ...] = (NORMAL, SIN_GESTION, CON_DESGASTE)
@@ -80,8 +80,10 @@ E_BAD_TREASURE_CARDS = gettext_noop("The treasure can be seeded with 0 to %(most
 E_NORMAL_SETUP_ONLY = gettext_noop(
     "Skipping phase 1 and seeding the treasure are only possible in Normal mode."
 )
-E_NOT_ENOUGH_CARDS = gettext_noop(
-    "%(decks)s deck(s) are not enough to deal 8 cards to each of %(players)s players: add a deck."
+E_NOT_ENOUGH_CARDS = ngettext(
+    "%(decks)s deck is not enough to deal 8 cards to each of %(players)s players: add a deck.",
+    "%(decks)s decks are not enough to deal 8 cards to each of %(players)s players: add a deck.",
+    "decks",
 )
 E_BAD_COUNT = gettext_noop("The number of cards must be a whole number, 0 or more, not %(count)s.")
 E_BAD_CHECK_ID = gettext_noop("“%(check)s” is not a valid check name.")

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from frontera.rules.cards import Card, as_card
 from frontera.rules.dead_mans_hand import dead_mans_hand_cards, draw_dead_mans_hand
-from frontera.rules.errors import RulesError, gettext_noop
+from frontera.rules.errors import RulesError, gettext_noop, ngettext
 
 HEALTH, MORALE, SOBRIETY = "health", "morale", "sobriety"
 
@@ -34,14 +34,18 @@ HEALTH_NAMES = {0: "Sano", -1: "Herido", -2: "Malherido", -3: "Incapacitado", -4
 MORALE_NAMES = {0: "Normal", -1: "Asustado", -2: "Aterrorizado", -3: "Paralizado"}
 SOBRIETY_NAMES = {0: "Sobrio", -1: "Achispado", -2: "Borracho", -3: "En coma"}
 
-E_BAD_LEVEL = gettext_noop("%(level)s is not a level of the %(track)s track (0 to %(lowest)s).")
+E_BAD_LEVEL = {  # one whole sentence per track: no code ("health") inside a message
+    HEALTH: gettext_noop("%(level)s is not a health level (0 to %(lowest)s)."),
+    MORALE: gettext_noop("%(level)s is not a morale level (0 to %(lowest)s)."),
+    SOBRIETY: gettext_noop("%(level)s is not a sobriety level (0 to %(lowest)s)."),
+}
 E_CANNOT_ACT = gettext_noop("This character cannot act: %(reason)s.")
 
 
 def check_level(track: str, level: object) -> int:
     """Return ``level`` if it is a valid level of ``track``; else a readable error."""
     if not isinstance(level, int) or isinstance(level, bool) or not LOWEST[track] <= level <= 0:
-        raise RulesError(E_BAD_LEVEL, level=level, track=track, lowest=LOWEST[track])
+        raise RulesError(E_BAD_LEVEL[track], level=level, track=track, lowest=LOWEST[track])
     return level
 
 
@@ -87,9 +91,11 @@ TRACK_NAMES = {HEALTH: HEALTH_NAMES, MORALE: MORALE_NAMES, SOBRIETY: SOBRIETY_NA
 
 E_BAD_TRACK = gettext_noop("“%(track)s” is not a track: use health, morale or sobriety.")
 E_BAD_AMOUNT = gettext_noop("%(amount)s is not a number of levels: use a whole number, 0 or more.")
-E_NOTHING_TO_RECOVER = gettext_noop(
-    "%(name)s is the best level of the %(track)s track: there is nothing to recover."
-)
+E_NOTHING_TO_RECOVER = {
+    HEALTH: gettext_noop("%(name)s is the best health level: there is nothing to recover."),
+    MORALE: gettext_noop("%(name)s is the best morale level: there is nothing to recover."),
+    SOBRIETY: gettext_noop("%(name)s is the best sobriety level: there is nothing to recover."),
+}
 E_DEAD_NEEDS_ROLL = gettext_noop(
     "A dead character does not heal with time: draw the dead man's hand within 5 combat turns."
 )
@@ -202,7 +208,7 @@ ACHISPADO_BASE_HOURS = 12
 def _check_recoverable(track: str, level: int) -> None:
     check_level(track, level)
     if level == 0:
-        raise RulesError(E_NOTHING_TO_RECOVER, name=TRACK_NAMES[track][0], track=track)
+        raise RulesError(E_NOTHING_TO_RECOVER[track], name=TRACK_NAMES[track][0], track=track)
 
 
 def health_recovery_time(level: int, care: str) -> Duration | None:
@@ -257,8 +263,13 @@ def sobriety_recovery_time(level: int, *, aguante: int, in_bed: bool = True) -> 
 # Dead man's hand draws used by the tracks (FR-CARD-5, FR-CHK-6)
 # ---------------------------------------------------------------------------------------------
 
-E_DMH_MISSING = gettext_noop("Draw %(count)s card(s) from the dead man's hand.")
-E_DMH_COUNT = gettext_noop("Draw exactly %(count)s card(s) from the dead man's hand, not %(given)s.")
+E_DMH_MISSING = ngettext(
+    "Draw %(count)s card from the dead man's hand.", "Draw %(count)s cards from the dead man's hand."
+)
+E_DMH_COUNT = ngettext(
+    "Draw exactly %(count)s card from the dead man's hand, not %(given)s.",
+    "Draw exactly %(count)s cards from the dead man's hand, not %(given)s.",
+)
 E_DMH_UNEXPECTED = gettext_noop("No dead man's hand is drawn now.")
 
 

@@ -169,6 +169,12 @@ def test_a_session_at_the_table(browser, app_server, phone):
                     break
                 fighter.get_by_label("Técnica").select_option("pelea")
                 fighter.get_by_label("Arma").select_option("")
+                if who == "Clementine":  # two targets, each with its own range band (FR-CMB-6, FR-CMB-11)
+                    if not page.locator("#combat .targets input:checked").nth(1).count():
+                        shot(page, "session-09b-phone-combat-declare")
+                        assert_accessible(page, "session-phone-combat-declare")
+                    fighter.get_by_label("Esbirro 2", exact=True).check()
+                    fighter.locator('select[name^="band_"]').nth(1).select_option("adyacente")
                 fighter.get_by_role("button", name="Declarar").click()
                 try:
                     draw_button.wait_for(timeout=3_000)
@@ -177,6 +183,9 @@ def test_a_session_at_the_table(browser, app_server, phone):
             tap_until(page.locator("#combat").get_by_role("button", name=re.compile("Robar")),
                       page.locator("#combat label.pick"))
             if who == "Clementine":
+                page.locator("#combat article.fighter").get_by_text(
+                    re.compile(r"Esbirro 1 \(adyacente\), Esbirro 2 \(adyacente\)")).wait_for()
+                assert page.locator("#combat select.aim").count()  # a target per chosen card
                 shot(page, "session-10-phone-combat-hand")
                 assert_accessible(page, "session-phone-combat")
             lock_in(page, page.locator("#combat article.fighter"),

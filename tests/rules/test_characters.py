@@ -423,7 +423,7 @@ def test_fr_char_6_minion_flat_cards_and_aguante():
          "“luck” is not a trait"),
         ({"name": "X", "traits": {t: 2 for t in TRAITS}, "skills": ["pelea", "pelea"]},
          "Pelea is listed twice"),
-        ({"name": "X", "traits": {t: 2 for t in TRAITS}, "tracks": {"health": -5}}, "-5 is not a level"),
+        ({"name": "X", "traits": {t: 2 for t in TRAITS}, "tracks": {"health": -5}}, "-5 is not a health level"),
         ({"name": "X", "traits": {t: 2 for t in TRAITS}, "money": "lots"}, "lots is not an amount"),
     ],
 )

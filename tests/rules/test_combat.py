@@ -555,7 +555,7 @@ def test_fr_chk_1_no_cards_means_automatic_failure_in_combat():
 def test_target_checks():
     state = cmb.new_round([djamal(), pc("v")])
     refused(state, cmb.declare, "djamal", **FAST_REVOLVER, targets={"djamal": "corto"},
-            match="themself")
+            match="cannot be their own target")
     refused(state, cmb.declare, "djamal", **FAST_REVOLVER, targets={"zz": "corto"},
             match="nobody called zz")
     refused(state, cmb.declare, "djamal", **FAST_REVOLVER, targets={},

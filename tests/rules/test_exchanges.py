@@ -2,6 +2,8 @@
 
 import pytest
 
+from frontera.rules.errors import RulesError
+
 from frontera.rules.exchanges import (
     E_BAD_TREASURE_COUNT,
     E_DUEL_TOO_MANY,
@@ -23,8 +25,22 @@ from frontera.rules.exchanges import (
     duel_tie,
     duel_win,
     exchange_options,
+    E_FEW_IN_RING,
+    E_FEW_SHARERS,
+    E_NOT_A_SHARER,
+    E_NOT_AGREED,
+    E_NOT_IN_TREASURE,
+    choice_visible,
+    tie_ring,
+    treasure_agreement,
+    treasure_draw,
+    treasure_keep,
+    treasure_sharers,
+    treasure_sharers_see,
     treasure_swap,
+    treasure_swappers,
     treasure_take,
+    winner_looks,
 )
 from frontera.rules.session import (
     E_REPEATED_CARD,
@@ -384,3 +400,99 @@ def test_fr_exch_exchanges_are_normal_mode_only(mode):
     assert_rejects(treasure_take, state, E_WRONG_MODE, "ana", rng())
     assert_rejects(treasure_swap, state, E_WRONG_MODE, "ana", "bo", give_a=card, give_b=card)
     assert_rejects(exchange_options, state, E_WRONG_MODE, "ana")
+
+
+# --------------------------------------------------------------------------------------------
+# FR-EXCH-7 timing and what a chooser sees (rulings in docs/rules/decks.md)
+# --------------------------------------------------------------------------------------------
+
+
+def test_fr_exch_7_the_winner_looks_at_their_own_deck_when_the_exchange_opens():
+    """Phase 1: the winner sees their whole deck before choosing the card to give (the book's
+    "elegirá una carta de su propio mazo"); the loser's deck stays hidden from everyone."""
+    state = normal()
+    assert not set(state.player_decks["ana"]) & visible_cards(state, "ana")
+    looked = winner_looks(state, "ana")
+    assert set(looked.player_decks["ana"]) <= visible_cards(looked, "ana")
+    assert not set(looked.player_decks["bo"]) & visible_cards(looked, "ana")
+    assert not set(looked.player_decks["ana"]) & visible_cards(looked, "bo")
+    assert visible_cards(state, "ana") == frozenset(visible_cards(normal(), "ana"))  # input untouched
+    phase2 = in_phase_2()
+    assert winner_looks(phase2, "ana") == phase2
+
+
+def test_fr_exch_7_phase_1_choices_from_the_losers_deck_are_blind():
+    state = winner_looks(normal(), "ana")
+    assert choice_visible(state, "ana", "bo") == frozenset()
+    assert choice_visible(state, "ana", "ana") == frozenset(owned_cards(state, "ana"))
+    assert choice_visible(normal(), "ana", "ana") == frozenset()  # not a winner: blind
+
+
+def test_fr_exch_7_in_phase_2_the_losers_deck_stays_face_down_too():
+    """Ruling (docs/rules/decks.md): "nobody else's deck becomes visible" holds in phase 2 too; the
+    winner sees their own deck, and picks from the loser's by position."""
+    state = with_discard(in_phase_2(), "bo")
+    assert choice_visible(state, "ana", "bo") == frozenset(state.player_discards["bo"])  # public anyway
+    assert choice_visible(state, "ana", "ana") == frozenset(owned_cards(state, "ana"))
+    assert choice_visible(state, "bo", "bo") == frozenset(owned_cards(state, "bo"))
+
+
+# --------------------------------------------------------------------------------------------
+# FR-EXCH-6: several sharers decide who keeps the treasure
+# --------------------------------------------------------------------------------------------
+
+
+def test_fr_exch_6_drawn_treasure_moves_only_to_the_agreed_keepers():
+    state = phase_1_with_treasure()
+    cards = treasure_draw(state, rng(4), 2)
+    assert len(cards) == 2 and set(cards) <= set(state.treasure)
+    new, events = treasure_keep(state, ["ana", "bo"], cards)
+    assert cards[0] in new.player_decks["ana"] and cards[1] in new.player_decks["bo"]
+    assert [e["reason"] for e in events] == ["treasure", "treasure"]
+    assert not set(cards) & (visible_cards(new, "ana") | visible_cards(new, "bo"))  # FR-MODE-4
+    assert_rejects(treasure_keep, new, E_NOT_IN_TREASURE, "ana", cards[:1])
+    assert_rejects(treasure_keep, state, E_MAYOR_NO_TREASURE, MAYOR, cards[:1])
+    assert_rejects(treasure_keep, state, E_NOT_AGREED, ["ana"], cards)
+    assert_invariants(new)
+    assert treasure_take(state, "ana", rng(4), 2)[1] == treasure_keep(state, "ana", cards)[1]
+
+
+def test_fr_exch_6_the_sharers_decide_unanimously():
+    sharers = ["ana", "bo", "cy"]
+    assert treasure_agreement(sharers, {"ana": ["bo"], "bo": ["bo"]}, 1) is None  # cy has not said
+    assert treasure_agreement(sharers, {"ana": ["bo"], "bo": ["bo"], "cy": ["cy"]}, 1) is None
+    assert treasure_agreement(sharers, {s: ["bo"] for s in sharers}, 1) == ["bo"]
+    assert treasure_agreement(sharers, {s: ["bo", "cy"] for s in sharers}, 2) == ["bo", "cy"]
+    for votes, template in (({"ana": ["mayor"]}, E_NOT_A_SHARER), ({"dee": ["ana"]}, E_NOT_A_SHARER),
+                            ({"ana": ["bo", "cy"]}, E_NOT_AGREED)):
+        with pytest.raises(RulesError) as info:
+            treasure_agreement(sharers, votes, 1)
+        assert info.value.template == template
+
+
+def test_fr_exch_6_the_others_may_swap_and_the_mayor_takes_no_part():
+    assert treasure_swappers(["ana", "bo", "cy"], ["bo"]) == ["ana", "cy"]
+    assert treasure_swappers(["ana", "bo"], []) == ["ana", "bo"]  # empty treasure: everyone
+    state = normal()
+    assert treasure_sharers(state, ["ana", "bo", "ana"]) == ["ana", "bo"]
+    assert_rejects(treasure_sharers, state, E_MAYOR_NO_TREASURE, ["ana", MAYOR])
+    assert_rejects(treasure_sharers, state, E_FEW_SHARERS, ["ana"])
+    assert not treasure_sharers_see(state) and treasure_sharers_see(in_phase_2())
+
+
+# --------------------------------------------------------------------------------------------
+# FR-EXCH-2: a tie among three or more bettors
+# --------------------------------------------------------------------------------------------
+
+
+def test_fr_exch_2_a_tie_among_three_is_a_ring_of_random_takes():
+    state = in_phase_2()
+    ring = ["ana", "bo", MAYOR]
+    new, events = tie_ring(state, ring, rng(5))
+    assert [(e["from"], e["to"]) for e in events] == [("deck:bo", "deck:ana"), ("deck:mayor", "deck:bo"),
+                                                    ("deck:ana", "deck:mayor")]
+    for player in ring:
+        assert len(owned_cards(new, player)) == len(owned_cards(state, player))
+    assert {e["reason"] for e in events} == {"bet_tie"}
+    assert_invariants(new)
+    assert_rejects(tie_ring, state, E_FEW_IN_RING, ["ana", "ana"], rng())

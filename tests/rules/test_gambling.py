@@ -70,6 +70,24 @@ def test_fr_gmb_4_settlement_is_exact():
     assert gmb.banca_settlement(0, 9, 0) == 0
 
 
+@pytest.mark.parametrize(("money", "bank", "player", "exact", "whole"), [
+    (10, 0, 1, Fraction(25, 2), 12),    # a win of $2.50 pays $2
+    (10, 1, 0, Fraction(15, 2), 7),     # a loss of $2.50 costs $3
+    (10, 6, 0, Fraction(-5, 1), -5),    # whole debts stay whole
+    (6, 5, 0, Fraction(-3, 2), -2),     # a debt of $1.50 becomes $2
+    (12, 2, 8, 60, 60),                 # the book's example is whole
+])
+def test_fr_gmb_4_the_banca_pays_whole_dollars_and_the_house_keeps_the_fraction(money, bank, player, exact, whole):
+    """FR-GMB-4 ruling (docs/rules/combat.md): the book counts dollars and quarters, never cents;
+    a sheet holds whole dollars, so the fraction of a dollar goes to the house (rounded down)."""
+    state = gmb.banca_start(mayors_deck(), money)
+    state = {**state, "bank": bank, "player": player, "status": "left", "rounds": [{"card": "1:2D"}]}
+    result = gmb.banca_result(state)
+    assert (result["money_exact"], result["money_after"]) == (exact, whole)
+    assert isinstance(result["money_after"], int)
+    assert result["money_after"] <= result["money_exact"] < result["money_after"] + 1
+
+
 @pytest.mark.parametrize("args", [(-1, 0, 0), (12.5, 0, 0), (True, 0, 0), (12, -1, 0), (12, 0, "3")])
 def test_fr_gmb_4_settlement_rejects_bad_input(args):
     with pytest.raises(RulesError):
@@ -120,7 +138,7 @@ def test_fr_gmb_3_clementines_casino_night():
     state = played_rounds(state, 1)
     assert (state["bank"], state["player"], state["status"]) == (2, 8, "left")
     assert gmb.banca_result(state) == {"r": -6, "bank": 2, "player": 8, "money_before": 12, "money_after": 60,
-                                       "exchange": "victory"}
+                                       "money_exact": 60, "exchange": "victory"}
     refused(state, gmb.banca_round, random.Random(0), match="already left")
     refused(state, gmb.banca_stop, "AD", match="already left")
 
@@ -293,6 +311,81 @@ def test_fr_gmb_7_contest_is_an_opposed_check_of_its_trait():
         gmb.habilidad_check(gmb.DRINKING_DUEL)
     with pytest.raises(RulesError, match="not a known contest"):
         gmb.habilidad_contest("poker", {"a": "2H", "b": "AS"})
+
+
+def test_fr_gmb_7_fr_gmb_5_several_players_tied_for_the_best_all_win():
+    """FR-GMB-7 with FR-GMB-5's tie clause (ruling, docs/rules/combat.md): with more than two
+    players, a tie for the best result is a victory for each of the tied and a defeat for the rest;
+    only a tie of everybody is Tablas; two players tied stay Tablas."""
+    # two 9♥ from two physical decks (uids "<deck>:<code>")
+    roles = gmb.habilidad_contest("pulso", {"a": "1:9H", "b": "2:9H", "c": "1:KS"})
+    assert roles == {"a": "victory", "b": "victory", "c": "defeat"}
+    assert gmb.habilidad_contest("pulso", {"a": "1:9H", "b": "2:9H", "c": "1:8H"}) == {
+        "a": "victory", "b": "victory", "c": "defeat"}
+    assert set(gmb.habilidad_contest("pulso", {"a": "1:2S", "b": "1:3C", "c": "1:4S"}).values()) == {"tie"}
+    assert gmb.habilidad_contest("pulso", {"a": "1:9H", "b": "2:9H"}) == {"a": "tie", "b": "tie"}
+
+
+def test_fr_gmb_5_azar_luck_errors_are_separate_translatable_messages():
+    """The engine's messages carry no English words as parameters (each is its own msgid)."""
+    assert "%(what)s" not in gmb.E_MISSING_MONEY + gmb.E_MISSING_LUCK
+    with pytest.raises(RulesError) as err:
+        gmb.azar_settlement({"a": 1}, {"a": "victory", "b": "defeat"}, {"a": "AS", "b": "AS"})
+    assert err.value.template == gmb.E_MISSING_MONEY and set(err.value.params) == {"players"}
+
+
+# --- FR-EXCH-2 after a bet among several bettors -------------------------------------------------
+
+
+def test_fr_exch_2_two_bettors_make_exactly_one_exchange():
+    seats = {"a": "c1", "b": "c2"}
+    rng = random.Random(0)
+    assert gmb.bet_exchanges({"a": "defeat", "b": "victory"}, seats, rng) == [
+        {"kind": "bet", "first": "c2", "second": "c1", "winner": "b", "loser": "a"}]
+    assert gmb.bet_exchanges({"a": "caught_cheating", "b": "victory"}, seats, rng) == [
+        {"kind": "cheat", "first": "c2", "second": "c1", "winner": "b", "loser": "a"}]
+    assert gmb.bet_exchanges({"a": "tie", "b": "tie"}, seats, rng) == [{"kind": "tie", "first": "c1", "second": "c2"}]
+    assert gmb.bet_exchanges({"a": "victory", "b": "defeat"}, {"a": "mayor", "b": "mayor"}, rng) == []
+
+
+def test_fr_exch_2_one_winner_settles_a_bet_with_every_loser():
+    """Every bettor stakes one card (ruling): one winner and three losers → three bets, each loser
+    once, the winner choosing in each."""
+    standing = {"a": "defeat", "b": "victory", "c": "defeat", "d": "caught_cheating"}
+    seats = {k: f"c{i}" for i, k in enumerate(standing)}
+    out = gmb.bet_exchanges(standing, seats, random.Random(3))
+    assert [(x["kind"], x["winner"], x["loser"]) for x in out] == [
+        ("bet", "b", "a"), ("bet", "b", "c"), ("cheat", "b", "d")]
+
+
+@given(winners=st.integers(1, 4), losers=st.integers(1, 5), seed=st.integers(0, 10**6))
+@settings(max_examples=60, deadline=None)
+def test_fr_exch_2_losers_are_dealt_evenly_and_each_stakes_one_card(winners, losers, seed):
+    standing = {f"w{i}": "victory" for i in range(winners)} | {f"l{i}": "defeat" for i in range(losers)}
+    seats = {k: f"c{k}" for k in standing}
+    out = gmb.bet_exchanges(standing, seats, random.Random(seed))
+    assert sorted(x["loser"] for x in out) == sorted(k for k in standing if k.startswith("l"))
+    load = [sum(1 for x in out if x["winner"] == w) for w in standing if w.startswith("w")]
+    assert max(load) - min(load) <= 1
+    assert all(x["kind"] == "bet" and x["first"] == seats[x["winner"]] for x in out)
+
+
+def test_fr_exch_2_losers_are_dealt_by_lot_and_never_to_their_own_deck():
+    standing = {"w1": "victory", "w2": "victory", "l1": "defeat"}
+    seats = {"w1": "c1", "w2": "c2", "l1": "c3"}
+    chosen = {gmb.bet_exchanges(standing, seats, random.Random(s))[0]["winner"] for s in range(20)}
+    assert chosen == {"w1", "w2"}
+    npcs = {"w1": "mayor", "w2": "c2", "l1": "mayor"}
+    assert {gmb.bet_exchanges(standing, npcs, random.Random(s))[0]["winner"] for s in range(20)} == {"w2"}
+
+
+def test_fr_exch_2_everybody_tied_makes_a_ring_in_table_order():
+    standing = {"a": "tie", "b": "tie", "c": "tie", "d": "tie"}
+    seats = {"a": "c1", "b": "mayor", "c": "c3", "d": "mayor"}
+    assert gmb.bet_exchanges(standing, seats, random.Random(0)) == [
+        {"kind": "tie_ring", "players": ["c1", "mayor", "c3"]}]
+    with pytest.raises(RulesError, match="not a result"):
+        gmb.bet_exchanges({"a": "won"}, {"a": "c1"}, random.Random(0))
 
 
 def test_fr_gmb_1_three_families_three_resolutions():

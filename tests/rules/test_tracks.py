@@ -67,8 +67,8 @@ def test_fr_sob_1_levels_and_penalties():
         (lambda: lose("luck", 0, 1), "“luck” is not a track"),
         (lambda: lose(HEALTH, 0, -1), "-1 is not a number of levels"),
         (lambda: lose(HEALTH, 0, 1.5), "1.5 is not a number of levels"),
-        (lambda: lose(MORALE, -4, 1), "-4 is not a level of the morale track"),
-        (lambda: recover(HEALTH, 1, 1), "1 is not a level of the health track"),
+        (lambda: lose(MORALE, -4, 1), "-4 is not a morale level"),
+        (lambda: recover(HEALTH, 1, 1), "1 is not a health level"),
         (lambda: recover(HEALTH, -4, 1), "A dead character does not heal with time"),
     ],
 )
@@ -118,7 +118,7 @@ def test_fr_hlt_2_durations_in_hours_and_text():
 
 
 def test_fr_hlt_2_nothing_to_recover_and_bad_care():
-    with pytest.raises(RulesError, match="Sano is the best level of the health track"):
+    with pytest.raises(RulesError, match="Sano is the best health level"):
         health_recovery_time(0, "rest")
     with pytest.raises(RulesError, match="“prayer” is not a kind of care"):
         health_recovery_time(-1, "prayer")
@@ -253,7 +253,7 @@ def test_fr_mor_2_recovery_by_dead_mans_hand(level, better, worse):
 
 
 def test_fr_mor_2_errors_and_rng():
-    with pytest.raises(RulesError, match="Normal is the best level of the morale track"):
+    with pytest.raises(RulesError, match="Normal is the best morale level"):
         morale_recovery_time(0, ["AS"])
     with pytest.raises(RulesError, match="Draw 1 card"):
         morale_recovery_time(-1)
@@ -297,7 +297,7 @@ def test_fr_sob_1_borracho_and_coma_recovery():
     assert sobriety_recovery_time(-2, aguante=7, in_bed=False).text == "4 hours"
     assert sobriety_recovery_time(-3, aguante=7, in_bed=True).text == "4 hours"
     assert sobriety_recovery_time(-3, aguante=7, in_bed=False).text == "6 hours"
-    with pytest.raises(RulesError, match="Sobrio is the best level"):
+    with pytest.raises(RulesError, match="Sobrio is the best sobriety level"):
         sobriety_recovery_time(0, aguante=7)
     with pytest.raises(RulesError, match="0 is not an Aguante"):
         sobriety_recovery_time(-1, aguante=0)

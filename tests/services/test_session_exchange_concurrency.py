@@ -40,11 +40,16 @@ def test_fr_exch_2_concurrent_last_choices_move_the_cards_once():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0)
     exchange = services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
     services.exchange_choose(exchange=exchange, by=p1, step="take", picks=["#1"])
-    calls = [lambda who=who: services.exchange_choose(exchange=exchange, by=who, step="give", picks=["#2"])
+    exchange.refresh_from_db()
+    # FR-EXCH-7: the winner gives by face (their own deck); the Mayor acting for them, face down
+    state = rules_session.Session.from_json(GameSession.objects.get(pk=session.pk).state)
+    own = services.exchange_choices(state, exchange, exchange.first)[1]["value"]
+    picks = {p1: [own], mayor: ["#2"]}
+    calls = [lambda who=who: services.exchange_choose(exchange=exchange, by=who, step="give", picks=picks[who])
              for who in (p1, mayor, p1, mayor)]
     errors = _run_together(calls)
     # whoever is first completes it; every later tap is a no-op (same step, same picks) or refused
-    assert all("settled" in str(e) for e in errors)
+    assert all(getattr(e, "message", None) is services.E_EXCHANGE_CLOSED for e in errors), errors
     assert Exchange.objects.get(pk=exchange.pk).status == "done"
     assert SessionEvent.objects.filter(session=session, kind="card", reason="bet").count() == 2
     state = rules_session.Session.from_json(GameSession.objects.get(pk=session.pk).state)

@@ -123,7 +123,7 @@ def test_sheet_listens_to_its_live_topic(client, table):
     client.force_login(player)
     page = client.get(sheet_url(character)).text
     version = CharacterEvent.objects.filter(character=character).latest("pk").pk
-    assert f'sse-connect="/live/character:{character.pk}/?since={version}"' in page
+    assert f'sse-connect="/live/sheet:{character.pk}/?since={version}"' in page
     assert 'hx-trigger="sse:changed"' in page
 
 

@@ -37,12 +37,20 @@ def _options(session, exchange, actor):
     return services.exchange_choices(engine(session), exchange, actor)
 
 
-def test_fr_exch_2_bet_winner_takes_then_gives_on_their_phone_blind_in_phase_1(client):
+def test_fr_exch_2_bet_winner_takes_blind_then_gives_by_face_on_their_phone_in_phase_1(client):
+    """FR-EXCH-2 and FR-EXCH-7 (ruling, docs/rules/decks.md): in phase 1 the winner looks at their
+    own deck as soon as the exchange opens, so the card they give is a real choice; the loser's
+    deck stays face down; the loser sees neither deck."""
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
     a, b = seat_key(hero.pk), seat_key(rival.pk)
+    dealt = engine(session)
+    assert not set(dealt.player_decks[a]) & rules_session.visible_cards(dealt, a)
     exchange = services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
     before = engine(session)
     assert exchange.status == "pending" and exchange.chooser == a and exchange.step == "take"
+    assert set(before.player_decks[a]) <= rules_session.visible_cards(before, a)  # the look, at once
+    assert not set(before.player_decks[b]) & rules_session.visible_cards(before, a)
+    assert any("FR-EXCH-7" in e.rules for e in SessionEvent.objects.filter(session=session, kind="decision"))
     client.force_login(p1)
     page = client.get(session.get_absolute_url()).content.decode()
     assert f'data-testid="exchange-{exchange.pk}"' in page
@@ -50,6 +58,12 @@ def test_fr_exch_2_bet_winner_takes_then_gives_on_their_phone_blind_in_phase_1(c
     for label in _labels(before.player_decks[b]) - _labels(rules_session.visible_cards(before, a)):
         assert f'aria-label="{label}"' not in page
     assert 'aria-label="face-down card 1"' in page
+    client.force_login(p2)  # the loser sees the hint, no card of either deck
+    page = client.get(session.get_absolute_url(), {"fragment": "checks"}).content.decode()
+    assert f'data-testid="exchange-{exchange.pk}"' in page and "xchoose" not in page
+    for label in _labels(before.player_decks[a]) - _labels(rules_session.visible_cards(before, b)):
+        assert f'aria-label="{label}"' not in page
+    client.force_login(p1)
     url = reverse("play_exchange_choose", args=[session.pk, exchange.pk])
     client.post(url, {"step": "take", "picks": ["#3"]})
     exchange.refresh_from_db()
@@ -58,10 +72,16 @@ def test_fr_exch_2_bet_winner_takes_then_gives_on_their_phone_blind_in_phase_1(c
     client.post(url, {"step": "take", "picks": ["#3"]})  # a double submit of the first step: no-op
     exchange.refresh_from_db()
     assert exchange.step == "give" and exchange.chosen["take"] == [taken]
-    client.post(url, {"step": "give", "picks": ["#1"]})
+    give_options = _options(session, exchange, a)
+    assert {o["uid"] for o in give_options} == set(before.player_decks[a])  # by face: a real choice
+    page = client.get(session.get_absolute_url(), {"fragment": "checks"}).content.decode()
+    assert f'data-testid="xpick-{Card.from_uid(give_options[0]["uid"]).label}"' in page
+    give = give_options[0]["value"]
+    client.post(url, {"step": "give", "picks": [give]})
     exchange.refresh_from_db()
     after = engine(session)
     given = exchange.chosen["give"][0]
+    assert given == give
     assert exchange.status == "done"
     assert taken in after.player_decks[a] and given in after.player_decks[b]
     assert len(rules_session.owned_cards(after, a)) == 8 and len(rules_session.owned_cards(after, b)) == 8
@@ -71,7 +91,7 @@ def test_fr_exch_2_bet_winner_takes_then_gives_on_their_phone_blind_in_phase_1(c
     assert SessionEvent.objects.filter(session=session, kind="card", reason="bet").count() == 2
     assert any("FR-EXCH-7" in e.rules for e in SessionEvent.objects.filter(session=session, kind="decision"))
     snapshot = _snapshot(session)
-    client.post(url, {"step": "give", "picks": ["#1"]})  # double submit of the last step: no-op
+    client.post(url, {"step": "give", "picks": [give]})  # double submit of the last step: no-op
     assert _snapshot(session) == snapshot
     assert_conserved(session)
 
@@ -109,18 +129,22 @@ def test_fr_exch_2_bad_picks_are_refused_and_change_nothing():
     assert _snapshot(session) == snapshot
 
 
-def test_fr_exch_2_in_phase_2_own_cards_are_chosen_by_face_the_rivals_face_down():
+def test_fr_exch_2_fr_exch_7_in_phase_2_own_cards_are_chosen_by_face_the_losers_face_down():
+    """Ruling (docs/rules/decks.md): nobody else's deck becomes visible in phase 2 either."""
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, skip_phase_1=True)
     a, b = seat_key(hero.pk), seat_key(rival.pk)
     exchange = services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
     take_options = _options(session, exchange, a)
     assert all(o["uid"] is None for o in take_options)  # the loser's deck: never by face
+    assert all(o["uid"] is None for o in _options(session, exchange, MAYOR_SEAT))
     services.exchange_choose(exchange=exchange, by=p1, step="take", picks=["#1"])
+    exchange.refresh_from_db()
+    taken = exchange.chosen["take"][0]
     give_options = _options(session, exchange, a)
     assert all(o["uid"] for o in give_options)  # phase 2: the winner sees their own deck
     give = give_options[0]["value"]
     services.exchange_choose(exchange=exchange, by=p1, step="give", picks=[give])
-    assert give in engine(session).player_decks[b]
+    assert give in engine(session).player_decks[b] and taken in engine(session).player_decks[a]
     assert_conserved(session)
 
 
@@ -153,9 +177,11 @@ def test_fr_exch_3_duel_winner_takes_up_to_two_and_gives_back_as_many():
     with pytest.raises(SessionError, match="up to 2"):
         services.exchange_choose(exchange=exchange, by=p1, step="take", picks=["#1", "#2", "#3"])
     services.exchange_choose(exchange=exchange, by=p1, step="take", picks=["#1", "#2"])
+    mine = [o["value"] for o in _options(session, exchange, seat_key(hero.pk))]
+    assert all(not v.startswith("#") for v in mine)  # FR-EXCH-7: the winner's own deck, by face
     with pytest.raises(SessionError, match="exactly 2"):
-        services.exchange_choose(exchange=exchange, by=p1, step="give", picks=["#1"])
-    services.exchange_choose(exchange=exchange, by=p1, step="give", picks=["#1", "#5"])
+        services.exchange_choose(exchange=exchange, by=p1, step="give", picks=[mine[0]])
+    services.exchange_choose(exchange=exchange, by=p1, step="give", picks=[mine[0], mine[4]])
     assert SessionEvent.objects.filter(session=session, reason="duel").count() == 4
     tie = services.exchange_start(session=session, by=mayor, kind="duel_tie", first=hero, second=rival)
     assert tie.status == "done" and SessionEvent.objects.filter(session=session, reason="duel_tie").count() == 4
@@ -265,3 +291,229 @@ def test_pages_are_in_spanish_by_default(client):
     with translation.override("es"):
         page = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Intercambios de cartas" in page and "carta boca abajo 1" in page
+
+
+# --- FR-EXCH-6: several sharers decide among themselves (ruling: unanimity, docs/rules/decks.md) ----
+
+
+def _treasure_in_phase_1(session, count=5):
+    """Scenario set-up: a GM-seeded Tesoro in phase 1 (FR-MODE-3), moved from the pile."""
+    state = engine(session)
+    state.treasure += state.pile[:count]
+    del state.pile[:count]
+    GameSession.objects.filter(pk=session.pk).update(state=state.to_json())
+
+
+def _share_url(session, sharing):
+    return reverse("play_treasure_share", args=[session.pk, sharing.pk])
+
+
+def test_fr_exch_6_the_sharers_decide_on_their_phones_who_keeps_the_card(client):
+    session, mayor, [(p1, hero), (p2, rival), (p3, third)], _ = make_table(players=3)
+    services.phase_switch(session=session, by=mayor)  # phase 2: the pile went to the Tesoro
+    a, b, c = seat_key(hero.pk), seat_key(rival.pk), seat_key(third.pk)
+    client.force_login(mayor)
+    page = client.get(session.get_absolute_url()).content.decode()
+    assert 'data-testid="start-sharing"' in page
+    client.post(reverse("play_treasure_new", args=[session.pk]),
+                {"sharers": [hero.pk, rival.pk], "count": 1, "swaps": 1, "request_key": "t1"})
+    client.post(reverse("play_treasure_new", args=[session.pk]),  # a double submit
+                {"sharers": [hero.pk, rival.pk], "count": 1, "swaps": 1, "request_key": "t1"})
+    sharing = Exchange.objects.get(session=session, kind="treasure_take")
+    assert sharing.status == "pending" and sharing.step == "keeper"
+    [card] = sharing.chosen["sharing"]["cards"]
+    label = Card.from_uid(card).label
+    before = engine(session)
+    assert card in before.treasure  # nothing moves until they agree
+    # phase 2: the sharers look at the card they decide on; the Mayor and a non-sharer do not
+    page = client.get(session.get_absolute_url(), {"fragment": "checks"}).content.decode()
+    assert f'data-testid="sharing-{sharing.pk}"' in page and f'aria-label="{label}"' not in page
+    assert "treasure card 1, face down" in page
+    client.force_login(p3)
+    page = client.get(session.get_absolute_url()).content.decode()
+    assert f'data-testid="sharing-{sharing.pk}"' not in page
+    client.force_login(p1)
+    page = client.get(session.get_absolute_url(), {"fragment": "checks"}).content.decode()
+    assert f'aria-label="{label}"' in page
+    assert f'data-testid="sharing-vote-{sharing.pk}-{hero.pk}"' in page
+    assert f'data-testid="sharing-vote-{sharing.pk}-{rival.pk}"' not in page  # not theirs to say
+    client.post(_share_url(session, sharing), {"action": "keeper", "character": hero.pk, "keeper": [rival.pk]})
+    client.force_login(p2)
+    client.post(_share_url(session, sharing), {"action": "keeper", "character": rival.pk, "keeper": [hero.pk]})
+    sharing.refresh_from_db()
+    assert sharing.step == "keeper" and engine(session).treasure == before.treasure  # they disagree
+    assert sharing.chosen["sharing"]["votes"] == {a: [b], b: [a]}
+    response = client.post(_share_url(session, sharing),  # p2 cannot speak for p1
+                           {"action": "keeper", "character": hero.pk, "keeper": [hero.pk]})
+    assert response.status_code == 404
+    client.post(_share_url(session, sharing), {"action": "keeper", "character": rival.pk, "keeper": [rival.pk]})
+    sharing.refresh_from_db()
+    after = engine(session)
+    assert sharing.step == "swap" and card in after.player_decks[b] and card not in after.treasure
+    assert SessionEvent.objects.filter(session=session, kind="card", reason="treasure").count() == 1
+    # the other sharer (hero) may swap one card with another sharer; the keeper may not
+    assert sharing.chosen["sharing"]["left"] == {a: 1}
+    page = client.get(session.get_absolute_url(), {"fragment": "checks"}).content.decode()
+    assert "sharing-swap-" not in page
+    client.force_login(p1)
+    page = client.get(session.get_absolute_url(), {"fragment": "checks"}).content.decode()
+    assert f'data-testid="sharing-swap-{sharing.pk}-{hero.pk}"' in page
+    key = f"share-{sharing.pk}-{a}-1"
+    for _ in range(2):  # a double tap opens one swap
+        client.post(_share_url(session, sharing), {"action": "swap", "character": hero.pk, "partner": rival.pk,
+                                                   "request_key": key})
+    sharing.refresh_from_db()
+    swap = Exchange.objects.get(session=session, kind="treasure_swap")
+    assert sharing.status == "done" and (swap.first, swap.second, swap.chooser) == (a, b, a)
+    assert c not in (swap.first, swap.second)
+    mine = _options(session, swap, a)[0]["value"]
+    services.exchange_choose(exchange=swap, by=p1, step="give", picks=[mine])
+    theirs = _options(session, swap, b)[0]["value"]
+    services.exchange_choose(exchange=swap, by=p2, step="give_b", picks=[theirs])
+    state = engine(session)
+    assert mine in state.player_decks[b] and theirs in state.player_decks[a]
+    assert any("FR-EXCH-6" in e.rules for e in SessionEvent.objects.filter(session=session, kind="decision"))
+    assert_conserved(session)
+
+
+def test_fr_exch_6_the_mayor_speaks_for_a_sharer_without_a_phone_and_phase_1_cards_stay_unseen(client):
+    session, mayor, [(p1, hero), (p2, rival), (p3, third)], _ = make_table(players=3)
+    _treasure_in_phase_1(session)
+    a, b, c = seat_key(hero.pk), seat_key(rival.pk), seat_key(third.pk)
+    sharing = services.treasure_share_start(session=session, by=mayor, sharers=[hero, rival, third], count=2,
+                                            swaps=1)
+    cards = sharing.chosen["sharing"]["cards"]
+    assert len(cards) == 2
+    client.force_login(p1)  # FR-MODE-4: in phase 1 nobody sees a treasure card, sharers included
+    page = client.get(session.get_absolute_url(), {"fragment": "checks"}).content.decode()
+    for uid in cards:
+        assert f'aria-label="{Card.from_uid(uid).label}"' not in page
+    assert "treasure card 2, face down" in page
+    with pytest.raises(SessionError, match="not yours"):
+        services.treasure_share_vote(exchange=sharing, by=p1, sharer=rival, keepers=[hero, hero])
+    with pytest.raises(SessionError, match="one keeper for each"):
+        services.treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[hero])
+    snapshot = _snapshot(session)
+    services.treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[hero, third])
+    services.treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[hero, third])  # double submit
+    assert SessionEvent.objects.filter(session=session).count() == snapshot[1] + 1
+    client.force_login(mayor)  # the Mayor records the votes of the players without a phone
+    page = client.get(session.get_absolute_url(), {"fragment": "checks"}).content.decode()
+    assert f'data-testid="sharing-vote-{sharing.pk}-{rival.pk}"' in page and "Say it for" in page
+    client.post(_share_url(session, sharing), {"action": "keeper", "character": rival.pk,
+                                               "keeper": [hero.pk, third.pk]})
+    services.treasure_share_vote(exchange=sharing, by=p3, sharer=third, keepers=[hero, third])
+    sharing.refresh_from_db()
+    state = engine(session)
+    assert cards[0] in state.player_decks[a] and cards[1] in state.player_decks[c]
+    assert not set(cards) & (rules_session.visible_cards(state, a) | rules_session.visible_cards(state, c))
+    assert sharing.chosen["sharing"]["left"] == {b: 1}  # only the one who kept nothing may swap
+    with pytest.raises(SessionError, match="no swap left"):
+        services.treasure_share_swap(exchange=sharing, by=p1, sharer=hero, partner=rival)
+    with pytest.raises(SessionError, match="already agreed"):
+        services.treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[third, third])
+    services.treasure_share_swap(exchange=sharing, by=mayor, sharer=rival, partner=None)  # no swap
+    sharing.refresh_from_db()
+    assert sharing.status == "done" and not Exchange.objects.filter(kind="treasure_swap").exists()
+    assert_conserved(session)
+
+
+def test_fr_exch_6_an_empty_tesoro_lets_every_sharer_swap_and_bad_starts_are_refused():
+    session, mayor, [(p1, hero), (p2, rival)], [minion] = make_table(players=2)
+    assert not engine(session).treasure
+    snapshot = _snapshot(session)
+    for sharers, message in (([hero, minion], "not a protagonist"), ([], "at least one")):
+        with pytest.raises(SessionError, match=message):
+            services.treasure_share_start(session=session, by=mayor, sharers=sharers)
+    with pytest.raises(SessionError, match="empty"):  # a lone finder and nothing in the Tesoro
+        services.treasure_share_start(session=session, by=mayor, sharers=[hero])
+    with pytest.raises(SessionError, match="nothing to share"):
+        services.treasure_share_start(session=session, by=mayor, sharers=[hero, rival], swaps=0)
+    assert _snapshot(session) == snapshot
+    sharing = services.treasure_share_start(session=session, by=mayor, sharers=[hero, rival])
+    assert sharing.step == "swap" and sharing.chosen["sharing"]["left"] == {seat_key(hero.pk): 1,
+                                                                          seat_key(rival.pk): 1}
+    with pytest.raises(SessionError, match="already being shared"):
+        services.treasure_share_start(session=session, by=mayor, sharers=[hero, rival])
+    with pytest.raises(SessionError, match="another sharer"):
+        services.treasure_share_swap(exchange=sharing, by=p1, sharer=hero, partner=hero)
+    services.treasure_share_swap(exchange=sharing, by=p1, sharer=hero, partner=rival)
+    services.treasure_share_swap(exchange=sharing, by=p2, sharer=rival, partner=hero)
+    sharing.refresh_from_db()
+    assert sharing.status == "done"
+    assert Exchange.objects.filter(session=session, kind="treasure_swap", status="pending").count() == 2
+
+
+def test_fr_exch_6_a_lone_finder_keeps_it_and_death_calls_off_the_sharing():
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    services.phase_switch(session=session, by=mayor)
+    done = services.treasure_share_start(session=session, by=mayor, sharers=[hero], count=2)
+    assert done.status == "done" and len(engine(session).player_decks[seat_key(hero.pk)]) == 10
+    sharing = services.treasure_share_start(session=session, by=mayor, sharers=[hero, rival])
+    with pytest.raises(SessionError, match="already being shared"):
+        services.exchange_start(session=session, by=mayor, kind="treasure_take", first=hero)
+    services.exchange_start(session=session, by=mayor, kind="death", first=rival)
+    sharing.refresh_from_db()
+    assert sharing.status == "cancelled"
+    with pytest.raises(SessionError):
+        services.exchange_choose(exchange=sharing, by=p1, step="keeper", picks=["#1"])
+    assert_conserved(session)
+
+
+# --- FR-EXCH-7 (ruling): the loser's deck stays face down in phase 2 too — pages and fragments -----
+
+
+def test_fr_exch_7_in_phase_2_no_page_or_fragment_shows_the_other_sides_deck(client):
+    session, mayor, [(p1, hero), (p2, rival), (p3, third)], _ = make_table(players=3, skip_phase_1=True)
+    a, b = seat_key(hero.pk), seat_key(rival.pk)
+    exchange = services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
+    state = engine(session)
+    decks = {seat: _labels(state.player_decks[seat]) for seat in (a, b)}
+    assert not decks[a] & decks[b]
+
+    def pages(user):
+        client.force_login(user)
+        return [client.get(session.get_absolute_url(), {"fragment": f} if f else {}, **h).content.decode()
+                for f in (None, "checks", "me", "board", "feed") for h in ({}, {"HTTP_HX_REQUEST": "true"})]
+
+    for user, hidden in ((p1, decks[b]), (p2, decks[a]), (p3, decks[a] | decks[b])):
+        for text in pages(user):
+            for label in hidden - {"JK"}:
+                assert f'aria-label="{label}"' not in text and f'xpick-{label}"' not in text, (user, label)
+    client.force_login(p1)
+    text = client.get(session.get_absolute_url(), {"fragment": "checks"}).content.decode()
+    assert f'data-testid="exchange-{exchange.pk}"' in text and 'aria-label="face-down card 1"' in text
+
+
+def test_fr_exch_6_fr_mode_4_a_non_sharer_finds_no_treasure_card_at_any_url(client):
+    """The drawn Tesoro card is shown to the sharers only (phase 2): a third player requests every
+    exchange URL (pages, fragments, actions with the sharers' names) and finds no hidden card, and
+    changes nothing."""
+    from tests.web.test_session_secrecy import FRAGMENTS, _assert_clean, _forbidden
+
+    session, mayor, [(p1, hero), (p2, rival), (p3, third)], _ = make_table(players=3)
+    services.phase_switch(session=session, by=mayor)
+    sharing = services.treasure_share_start(session=session, by=mayor, sharers=[hero, rival], count=2)
+    services.treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[rival, rival])
+    bet = services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
+    hidden, labels, _state = _forbidden(session, seat_key(third.pk))
+    assert {Card.from_uid(u).label for u in sharing.chosen["sharing"]["cards"]} <= labels
+    snapshot = _snapshot(session)
+    client.force_login(p3)
+    urls = [session.get_absolute_url()] + [
+        reverse(name, args=[session.pk, x.pk]) for x in (sharing, bet)
+        for name in ("play_exchange_choose", "play_exchange_cancel", "play_treasure_share")]
+    urls.append(reverse("play_treasure_new", args=[session.pk]))
+    for url in urls:
+        for fragment in [None, *FRAGMENTS]:
+            for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+                text = client.get(url, {"fragment": fragment} if fragment else {}, **headers).content.decode()
+                _assert_clean(text, hidden, labels, ("GET", url, fragment))
+        for who in (hero, rival, third):
+            for data in ({"action": "keeper", "character": who.pk, "keeper": [who.pk, who.pk]},
+                         {"action": "swap", "character": who.pk, "partner": hero.pk},
+                         {"step": "take", "picks": ["#1"], "sharers": [hero.pk, third.pk], "count": 1, "swaps": 1}):
+                for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+                    text = client.post(url, data, follow=True, **headers).content.decode()
+                    _assert_clean(text, hidden, labels, ("POST", url, data))
+    assert _snapshot(session) == snapshot

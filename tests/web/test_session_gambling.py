@@ -181,3 +181,88 @@ def test_banca_on_the_pages_the_player_may_only_try_to_leave_their_own(client):
     client.post(reverse("play_gamble_step", args=[session.pk, gamble.pk, "plantarse"]))
     gamble.refresh_from_db()
     assert gamble.prueba is not None and gamble.prueba.participants.get().character_id == hero.pk
+
+
+def _set_money(character, money):
+    character.refresh_from_db()
+    character.sheet = {**character.sheet, "money": money}
+    character.save(update_fields=["sheet"])
+
+
+def test_fr_gmb_4_the_banca_pays_whole_dollars_and_says_the_house_keeps_the_fraction():
+    """FR-GMB-4 ruling (docs/rules/combat.md): $10 and r = 1 is $7.50 by the book; the sheet keeps
+    whole dollars and the house keeps the fraction: $7, and the log says so."""
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    _set_money(hero, 10)
+    gamble = services.banca_begin(session=session, by=mayor, character=hero)
+    _order_banca(gamble, ["8C"])  # 1 point for the bank: r = 1
+    services.banca_deal(gamble=gamble, by=mayor)
+    _stop(session, gamble, p1, _pile_cards(session, "D", 1, low=True)[0], _pile_cards(session, "C", 2))
+    gamble.refresh_from_db()
+    assert gamble.status == "settled" and gamble.state["result"]["money_exact"] == "15/2"
+    assert _money(hero) == 7
+    note = SessionEvent.objects.get(session=session, kind="decision", message__contains="whole dollars")
+    assert note.params["exact"] == "7.50" and note.params["after"] == 7 and "FR-GMB-4" in note.rules
+
+
+def test_fr_exch_2_fr_gmb_5_azar_among_three_one_winner_settles_with_each_loser():
+    """Every bettor stakes one card (ruling): the winner opens a bet with each loser and chooses in
+    both, on their phone."""
+    session, mayor, [(p1, hero), (p2, rival), (p3, third)], _ = make_table(players=3)
+    gamble = services.gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival, third])
+    _contest_play(session, gamble, [(p1, hero, "D", True, "S"), (p2, rival, "S", False, "C"),
+                                    (p3, third, "C", False, "S")])
+    gamble.refresh_from_db()
+    assert gamble.state["roles"] == {str(hero.pk): "victory", str(rival.pk): "defeat", str(third.pk): "defeat"}
+    bets = list(Exchange.objects.filter(session=session, kind="bet").order_by("pk"))
+    assert [(x.first, x.second, x.chooser) for x in bets] == [
+        (seat_key(hero.pk), seat_key(rival.pk), seat_key(hero.pk)),
+        (seat_key(hero.pk), seat_key(third.pk), seat_key(hero.pk))]
+    assert any("FR-EXCH-2" in e.rules and "dealt by lot" in e.message
+               for e in SessionEvent.objects.filter(session=session, kind="decision"))
+    seats = (seat_key(hero.pk), seat_key(rival.pk), seat_key(third.pk))
+    sizes = [len(engine(session).player_decks[s]) for s in seats]
+    for bet in bets:
+        services.exchange_choose(exchange=bet, by=p1, step="take", picks=["#1"])
+        bet.refresh_from_db()
+        mine = services.exchange_choices(engine(session), bet, seat_key(hero.pk))[0]["value"]
+        services.exchange_choose(exchange=bet, by=p1, step="give", picks=[mine])
+    state = engine(session)
+    assert [len(state.player_decks[s]) for s in seats] == sizes  # a card taken, a card given, each time
+    assert SessionEvent.objects.filter(session=session, kind="card", reason="bet").count() == 4
+    assert_conserved(session)
+
+
+def test_fr_exch_2_fr_gmb_5_azar_among_three_all_in_tablas_is_a_ring_of_random_takes():
+    session, mayor, [(p1, hero), (p2, rival), (p3, third)], _ = make_table(players=3)
+    gamble = services.gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival, third])
+    # nobody plays a red card: FR-OPP-5, everybody in Tablas
+    _contest_play(session, gamble, [(p1, hero, "S", True, "C"), (p2, rival, "C", True, "S"),
+                                    (p3, third, "S", False, "C")])
+    gamble.refresh_from_db()
+    assert set(gamble.state["roles"].values()) == {"tie"}
+    ring = Exchange.objects.get(session=session, kind="bet_tie")
+    assert ring.status == "done" and ring.chosen["ring"] == [seat_key(c.pk) for c in (hero, rival, third)]
+    moves = SessionEvent.objects.filter(session=session, kind="card", reason="bet_tie").order_by("pk")
+    assert [(m.from_zone, m.to_zone) for m in moves] == [
+        (f"deck:c{rival.pk}", f"deck:c{hero.pk}"), (f"deck:c{third.pk}", f"deck:c{rival.pk}"),
+        (f"deck:c{hero.pk}", f"deck:c{third.pk}")]
+    assert not Exchange.objects.filter(session=session, status="pending").exists()
+    assert_conserved(session)
+
+
+def test_fr_exch_2_fr_gmb_7_habilidad_among_three_an_npc_loser_stakes_the_mayors_deck():
+    """A habilidad contest among three (FR-GMB-7): each loser stakes one card; the NPC's comes from
+    the Mayor's deck and the exchange names the NPC."""
+    session, mayor, [(p1, hero), (p2, rival)], [minion] = make_table(players=2)
+    gamble = services.gamble_contest(session=session, by=mayor, kind="habilidad", characters=[hero, rival, minion],
+                                     contest="pulso")
+    _contest_play(session, gamble, [(p1, hero, "H", True, "S"), (p2, rival, "S", False, "C"),
+                                    (mayor, minion, "C", False, "S")])
+    gamble.refresh_from_db()
+    roles = gamble.state["roles"]
+    assert roles == {str(hero.pk): "victory", str(rival.pk): "defeat", str(minion.pk): "defeat"}
+    bets = Exchange.objects.filter(session=session, kind="bet").order_by("pk")
+    assert [(x.first, x.second) for x in bets] == [(seat_key(hero.pk), seat_key(rival.pk)),
+                                                   (seat_key(hero.pk), MAYOR_SEAT)]
+    assert bets[1].second_name == minion.name

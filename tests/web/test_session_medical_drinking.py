@@ -54,7 +54,7 @@ def test_fr_chk_5_medical_attention_is_cabeza_saber_and_a_success_speeds_recover
     rival.refresh_from_db()
     assert rival.sheet["tracks"]["health"] == -2  # it never restores a level by itself
     texts = [e for e in SessionEvent.objects.filter(session=session, kind="decision") if "FR-HLT-2" in e.rules]
-    assert texts and texts[0].params["medical"] == {"_msg": "%(n)s hour(s)", "n": 8}
+    assert texts and texts[0].params["medical"] == {"_msg": "%(n)s hour", "n": 8}  # plural by n: "8 hours"
     client.force_login(mayor)
     assert "recovers faster" in client.get(session.get_absolute_url()).text
 

@@ -129,9 +129,15 @@ def _urls(session, viewer_character):
         elif keys == {"pk", "gamble_id", "step"}:
             found += [reverse(pattern.name, args=[session.pk, g.pk, step])
                       for g in Gamble.objects.filter(session=session) for step in ("repartir", "plantarse", "beber", "x")]
+        elif keys == {"pk", "combat_id"}:  # the Mayor's death roll (FR-HLT-3): refused to a player
+            found += [reverse(pattern.name, args=[session.pk, c.pk]) for c in CombatRound.objects.filter(session=session)]
         elif keys == {"pk", "combat_id", "step"}:
             found += [reverse(pattern.name, args=[session.pk, c.pk, step])
                       for c in CombatRound.objects.filter(session=session) for step in ("revelar", "siguiente", "terminar")]
+        elif keys == {"pk", "uid"}:  # the history of one card: every third card of the session (of each
+            # zone and kind: hidden and public; tests/web/test_session_history.py asks for every hidden one)
+            found += [reverse(pattern.name, args=[session.pk, uid])
+                      for uid in rules_session.all_cards(engine(session))[::3]]
         else:
             raise AssertionError(f"the crawl does not know {pattern}")
     return found

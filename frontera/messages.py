@@ -1,0 +1,50 @@
+"""Engine messages in the user's language: the one place the web layer translates a
+:class:`~frontera.rules.errors.RulesError` (``template`` + ``params``), an engine explanation or a
+logged feed message.
+
+- A template marked with the engine's ``ngettext`` is translated with Django's ``ngettext`` and
+  the number in its count parameter, so each language uses its own plural rule.
+- A parameter that is itself a message (``{"_msg": msgid, **params}``, the feed's convention) is
+  translated first.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Mapping
+
+from django.utils.translation import gettext, ngettext
+
+import frontera.rules
+from frontera.rules.errors import RulesError, plural_form, plural_number
+
+# Every engine module, so each plural message is known before any stored template is rendered.
+for _module in pkgutil.iter_modules(frontera.rules.__path__, "frontera.rules."):
+    importlib.import_module(_module.name)
+
+
+def engine_text(template: str, params: Mapping[str, object] | None = None) -> str:
+    """``template`` translated and formatted with ``params`` (a template with a parameter it
+    cannot format is shown unformatted rather than failing the page)."""
+    values = {}
+    for key, value in (params or {}).items():
+        if isinstance(value, Mapping) and "_msg" in value:
+            value = engine_text(value["_msg"], {k: v for k, v in value.items() if k != "_msg"})
+        values[key] = value
+    form = plural_form(template)
+    if form is not None:
+        text = ngettext(template, form[0], plural_number(values.get(form[1])))
+    else:
+        text = gettext(template)
+    if not values:
+        return text
+    try:
+        return text % values
+    except (KeyError, TypeError, ValueError):
+        return text
+
+
+def rules_message(err: RulesError) -> str:
+    """A refused engine operation, for the user: ``err``'s message in their language."""
+    return engine_text(err.template, err.params)

@@ -1,0 +1,47 @@
+"""The character sheet follows its character's session live (topic ``sheet:<id>``): the Mayor ends
+phase 1 and the player's open sheet shows phase 2 and the deck by suit without a reload
+(FR-MODE-5, FR-MODE-7)."""
+
+import re
+import subprocess
+import sys
+
+from tests.browser.conftest import shot
+from tests.browser.test_session_flow import log_in
+from tests.servers import ROOT
+
+SETUP = """
+from tests.factories import make_campaign, make_protagonist, make_user
+from frontera.play import services
+mayor = make_user("alcalde_sheet")
+ana = make_user("ana_sheet")
+campaign = make_campaign(mayor, name="La hoja en vivo", players=[ana])
+clementine = make_protagonist(campaign, ana, name="Clementine")
+session = services.session_start(campaign=campaign, by=mayor, characters=[clementine])
+print(session.get_absolute_url(), clementine.get_absolute_url())
+"""
+
+
+def test_the_sheet_shows_a_phase_switch_live_FR_MODE_7(browser, app_server, phone):
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP], cwd=ROOT, env=app_server.env,
+                         check=True, capture_output=True, text=True).stdout
+    session_url, sheet_url = out.split()[-2:]
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=app_server.url, locale="es-ES")
+    laptop.set_default_timeout(10_000)
+    try:
+        mayor = laptop.new_page()
+        log_in(mayor, "alcalde_sheet")
+        mayor.goto(session_url)
+        ana = phone()
+        log_in(ana, "ana_sheet")
+        ana.goto(sheet_url)
+        deck = ana.get_by_test_id("deck-summary")
+        deck.get_by_text(re.compile(r"Fase 1 · 8 cartas en el mazo")).wait_for()
+        assert deck.get_by_label("Tu mazo por palos").count() == 0
+        ana.wait_for_timeout(500)  # the SSE stream is open
+        mayor.get_by_test_id("phase-two").click()
+        deck.get_by_text(re.compile(r"Fase 2 · 8 cartas en el mazo")).wait_for()
+        deck.get_by_label("Tu mazo por palos").wait_for()
+        shot(ana, "sheet-live-phase-2")
+    finally:
+        laptop.close()

@@ -1,0 +1,101 @@
+"""The live-refresh race (docs/sessions.md, "Live regions and taps"): a push that arrives while a
+finger is on a button of a live region, or while a request from that region is on its way, must
+not eat the tap. static/js/live-regions.js makes the region wait and refresh once afterwards.
+
+Each test taps once, never again (no ``tap_until``)."""
+
+import re
+import subprocess
+import sys
+
+from tests.browser.conftest import shot
+from tests.browser.test_session_flow import log_in
+from tests.servers import ROOT
+
+SETUP = """
+from tests.factories import make_campaign, make_protagonist, make_user
+from frontera.play import services
+mayor = make_user("alcalde_{tag}")
+ana, bruno = make_user("ana_{tag}"), make_user("bruno_{tag}")
+campaign = make_campaign(mayor, name="Carrera {tag}", players=[ana, bruno])
+clementine = make_protagonist(campaign, ana, name="Clementine")
+djamal = make_protagonist(campaign, bruno, name="Djamal")
+session = services.session_start(campaign=campaign, by=mayor, characters=[clementine, djamal])
+services.check_request(session=session, by=mayor, characters=[clementine], trait="musculo", skill="agilidad")
+print(session.pk)
+"""
+
+
+def _table(browser, app_server, phone, tag):
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP.format(tag=tag)], cwd=ROOT,
+                         env=app_server.env, check=True, capture_output=True, text=True).stdout
+    session_url = f"/sesiones/{int(out.split()[-1])}/"
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=app_server.url, locale="es-ES")
+    laptop.set_default_timeout(10_000)
+    mayor = laptop.new_page()
+    log_in(mayor, f"alcalde_{tag}")
+    mayor.goto(session_url)
+    ana = phone()
+    log_in(ana, f"ana_{tag}")
+    ana.goto(session_url)
+    ana.get_by_role("button", name=re.compile(r"Robar \d+ cartas?")).wait_for()
+    ana.wait_for_timeout(500)  # the SSE stream is open
+    return laptop, mayor, ana
+
+
+def _call_djamal(mayor):
+    """The Mayor calls a check on Djamal: a push to every page of the session."""
+    calls = mayor.locator("form.call-check")
+    calls.get_by_label("Djamal").check()
+    calls.get_by_label("Rasgo").select_option("cabeza")
+    calls.get_by_role("button", name="Pedir la prueba").click()
+    mayor.locator("#checks").get_by_text("Djamal").first.wait_for()
+
+
+def test_a_push_while_the_finger_is_down_does_not_eat_the_tap(browser, app_server, phone):
+    laptop, mayor, ana = _table(browser, app_server, phone, "r1")
+    try:
+        draw = ana.get_by_role("button", name=re.compile(r"Robar \d+ cartas?"))
+        draw.scroll_into_view_if_needed()
+        box = draw.bounding_box()
+        ana.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        ana.mouse.down()
+        _call_djamal(mayor)
+        # The push reached the phone: its feed (no finger on it) shows the new check at once...
+        ana.get_by_test_id("feed").get_by_text(re.compile("Djamal")).first.wait_for()
+        ana.wait_for_timeout(800)
+        # ...while the region under the finger waits: same button, Djamal's check not shown yet.
+        assert ana.locator("#checks").get_by_text("Djamal").count() == 0
+        assert draw.count() == 1
+        ana.mouse.up()  # the tap lands on the button it started on
+        ana.locator("#checks .pcard-button").first.wait_for()
+        # and the refresh that waited comes once the region is free
+        ana.locator("#checks").get_by_text("Djamal").first.wait_for()
+        assert ana.locator("#checks .pcard-button").count() >= 1
+        shot(ana, "race-01-tap-kept")
+    finally:
+        laptop.close()
+
+
+def test_a_push_while_a_request_from_the_region_is_pending_waits_for_it(browser, app_server, phone):
+    laptop, mayor, ana = _table(browser, app_server, phone, "r2")
+    held = []
+    ana.route(re.compile(r".*/participantes/\d+/robar/$"), lambda route: held.append(route))
+    try:
+        ana.get_by_role("button", name=re.compile(r"Robar \d+ cartas?")).click()
+        for _ in range(50):  # the draw is on its way (held by the test: a slow network)
+            if held:
+                break
+            ana.wait_for_timeout(100)
+        assert held, "the draw request was not sent"
+        _call_djamal(mayor)
+        ana.get_by_test_id("feed").get_by_text(re.compile("Djamal")).first.wait_for()
+        ana.wait_for_timeout(800)
+        assert ana.locator("#checks").get_by_text("Djamal").count() == 0  # not replaced under the request
+        held[0].continue_()
+        ana.locator("#checks .pcard-button").first.wait_for()  # the draw's own answer is shown
+        ana.locator("#checks").get_by_text("Djamal").first.wait_for()  # then the refresh that waited
+        shot(ana, "race-02-request-kept")
+    finally:
+        ana.unroute(re.compile(r".*/participantes/\d+/robar/$"))
+        laptop.close()

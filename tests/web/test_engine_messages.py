@@ -1,0 +1,121 @@
+"""Engine messages as a person reads them, in Spanish (the default) and English: plural forms by
+their number (1 vs 2) through Django's ``ngettext``, a whole sentence per track, roles listed
+without an English "and" (frontera.messages)."""
+
+import pytest
+from django.utils import translation
+
+from frontera.messages import engine_text, rules_message
+from frontera.play import services
+from frontera.play.selectors import render_message
+from frontera.rules import checks, combat, exchanges, session, tracks
+from frontera.rules.errors import RulesError
+from tests.factories import make_campaign, make_protagonist, make_user
+
+CASES = [  # template, params, Spanish, English
+    (tracks.E_DMH_MISSING, {"count": 1},
+     "Roba 1 carta de la mano del hombre muerto.", "Draw 1 card from the dead man's hand."),
+    (tracks.E_DMH_MISSING, {"count": 2},
+     "Roba 2 cartas de la mano del hombre muerto.", "Draw 2 cards from the dead man's hand."),
+    (tracks.E_DMH_COUNT, {"count": 1, "given": 2},
+     "Roba exactamente 1 carta de la mano del hombre muerto, no 2.",
+     "Draw exactly 1 card from the dead man's hand, not 2."),
+    (tracks.E_DMH_COUNT, {"count": 2, "given": 1},
+     "Roba exactamente 2 cartas de la mano del hombre muerto, no 1.",
+     "Draw exactly 2 cards from the dead man's hand, not 1."),
+    (combat.E_TOO_MANY_PLAYS, {"key": "Djamal", "max": 1, "count": 2},
+     "Djamal puede jugar como mucho 1 carta este turno, no 2.", "Djamal may play at most 1 card this turn, not 2."),
+    (combat.E_TOO_MANY_PLAYS, {"key": "Djamal", "max": 2, "count": 3},
+     "Djamal puede jugar como mucho 2 cartas este turno, no 3.", "Djamal may play at most 2 cards this turn, not 3."),
+    (exchanges.E_GIVE_COUNT, {"player": "Ana", "count": 1, "given": 0},
+     "Ana debe entregar a cambio 1 carta, no 0.", "Ana must give back 1 card, not 0."),
+    (exchanges.E_GIVE_COUNT, {"player": "Ana", "count": 2, "given": 1},
+     "Ana debe entregar a cambio 2 cartas, no 1.", "Ana must give back 2 cards, not 1."),
+    (session.E_NOT_ENOUGH_CARDS, {"decks": 1, "players": 7},
+     "Con 1 baraja no se pueden repartir 8 cartas a cada uno de los 7 jugadores: añade una baraja.",
+     "1 deck is not enough to deal 8 cards to each of 7 players: add a deck."),
+    (session.E_NOT_ENOUGH_CARDS, {"decks": 2, "players": 13},
+     "Con 2 barajas no se pueden repartir 8 cartas a cada uno de los 13 jugadores: añade una baraja.",
+     "2 decks are not enough to deal 8 cards to each of 13 players: add a deck."),
+    (combat.X_SCARE, {"card": "9♠", "value": 9, "cmp": ">", "confianza": 5, "morale": -1},
+     "9♠ (9) > Confianza 5: -1 nivel de Moral.", "9♠ (9) > Confianza 5: -1 morale level."),
+    (combat.X_SCARE, {"card": "2♠", "value": 2, "cmp": "<", "confianza": 5, "morale": 0},
+     "2♠ (2) < Confianza 5: 0 niveles de Moral.", "2♠ (2) < Confianza 5: 0 morale levels."),
+    (combat.E_SELF_TARGET, {"key": "Djamal"}, "Djamal no puede ser su propio objetivo.",
+     "Djamal cannot be their own target."),
+]
+
+
+@pytest.mark.parametrize(("template", "params", "spanish", "english"), CASES)
+def test_engine_messages_in_spanish_and_english_with_plural_forms(template, params, spanish, english):
+    with translation.override("es"):
+        assert engine_text(template, params) == spanish
+        assert rules_message(RulesError(template, **params)) == spanish
+    with translation.override("en"):
+        assert engine_text(template, params) == english
+    assert str(RulesError(template, **params)) == english
+
+
+DAMAGE = {"card": "K♠", "value": 13, "cmp": ">", "aguante": 6, "aguante_base": 5, "cover_bonus": 1,
+          "mount_bonus": 0, "damage": 2, "base": 1, "weapon": 1, "reduction": 0}
+
+
+@pytest.mark.parametrize(("taken", "spanish", "english"), [
+    (1, "= 1 nivel de Salud.", "= 1 health level."),
+    (2, "= 2 niveles de Salud.", "= 2 health levels."),
+])
+def test_fr_cmb_8_damage_explanation_in_the_feed_counts_levels(taken, spanish, english):
+    """The feed stores the explanation as a message parameter; it is rendered with its plural."""
+    params = {"who": "Djamal", "target": "Esbirro", "explain": {"_msg": combat.X_DAMAGE, **DAMAGE, "taken": taken}}
+    with translation.override("es"):
+        text = render_message("%(who)s → %(target)s: %(explain)s", params)
+        assert text.startswith("Djamal → Esbirro: K♠ (13) > Aguante 6 (5 + 1 cobertura") and text.endswith(spanish)
+    with translation.override("en"):
+        assert render_message("%(who)s → %(target)s: %(explain)s", params).endswith(english)
+
+
+def test_fr_hlt_1_track_levels_in_spanish():
+    with pytest.raises(RulesError) as err:
+        tracks.check_level(tracks.HEALTH, -5)
+    with translation.override("es"):
+        assert rules_message(err.value) == "-5 no es un nivel de Salud (de 0 a -4)."
+    with pytest.raises(RulesError) as err:
+        tracks.sobriety_recovery_time(0, aguante=4)
+    with translation.override("es"):
+        assert rules_message(err.value) == "Sobrio es el mejor nivel de Sobriedad: no hay nada que recuperar."
+    with translation.override("en"):
+        assert rules_message(err.value) == "Sobrio is the best sobriety level: there is nothing to recover."
+
+
+def test_fr_opp_6_roles_in_spanish_have_no_english_and():
+    with pytest.raises(RulesError) as err:
+        checks.morale_consequences("challenge", {})
+    with translation.override("es"):
+        text = rules_message(err.value)
+    assert " and " not in text
+    assert text.startswith("La prueba challenge necesita un resultado") and text.endswith(
+        "para cada uno de sus papeles: challenger, challenged.")
+
+
+@pytest.mark.django_db
+def test_a_refused_session_start_says_it_in_spanish_with_the_right_plural_FR_CARD_4():
+    """1 deck cannot deal 8 cards to 6 protagonists and the Mayor: the message a Mayor reads."""
+    players = [make_user() for _ in range(6)]
+    campaign = make_campaign(players=players)
+    heroes = [make_protagonist(campaign, p) for p in players]
+    with translation.override("es"), pytest.raises(services.SessionError) as err:
+        services.session_start(campaign=campaign, by=campaign.mayor, characters=heroes, decks=1)
+    assert str(err.value).startswith("Con 1 baraja no se pueden repartir 8 cartas a cada uno de los 7 jugadores")
+
+
+@pytest.mark.parametrize(("unit", "n", "spanish", "english"), [
+    ("hour", 1, "1 hora", "1 hour"), ("hour", 8, "8 horas", "8 hours"), ("day", 1, "1 día", "1 day"),
+    ("day", 3, "3 días", "3 days"), ("month", 1, "1 mes", "1 month"), ("turn", 2, "2 turnos", "2 turns"),
+    ("minute", 1, "1 minuto", "1 minute"),
+])
+def test_fr_hlt_2_recovery_times_in_the_feed_have_plural_forms(unit, n, spanish, english):
+    params = {"medical": {"_msg": services.DURATION_LABELS[unit], "n": n}}
+    with translation.override("es"):
+        assert render_message("%(medical)s", params) == spanish
+    with translation.override("en"):
+        assert render_message("%(medical)s", params) == english

@@ -1,0 +1,40 @@
+"""static/js/live-regions.js (the fix of the live-refresh race, docs/sessions.md): served, loaded
+by every page after htmx with the page's CSP nonce, and wired to the htmx events it relies on."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_table
+
+
+@pytest.mark.django_db
+def test_the_live_regions_script_is_served(client):
+    response = client.get("/static/js/live-regions.js")
+    assert response.status_code == 200
+    assert "javascript" in response["Content-Type"]
+    body = b"".join(response.streaming_content).decode()
+    for event in ("htmx:confirm", "htmx:beforeSend", "htmx:beforeSwap", "pointerdown", "pointerup", "loadend"):
+        assert f'"{event}"' in body, event
+
+
+@pytest.mark.django_db
+def test_pages_with_live_regions_load_it_after_htmx_with_the_nonce(client):
+    session, mayor, seated, _ = make_table()
+    (player, hero), _ = seated
+    pages = [(mayor, session.get_absolute_url()), (player, session.get_absolute_url()),
+             (player, hero.get_absolute_url()), (player, reverse("campaign_detail", args=[session.campaign_id]))]
+    for user, url in pages:
+        client.force_login(user)
+        response = client.get(url)
+        html = response.text
+        nonce = re.search(r"'nonce-([^']+)'", response["Content-Security-Policy"]).group(1)
+        tag = re.search(r'<script src="/static/js/live-regions\.js"[^>]*>', html)
+        assert tag, url
+        assert f'nonce="{nonce}"' in tag.group(0) and "defer" in tag.group(0)
+        assert html.index("htmx-2.min.js") < html.index("live-regions.js") < html.index("</head>")
+        # the script knows a region by its id (which survives the region's replacement)
+        regions = re.findall(r'<\w+\b[^>]*hx-trigger="sse:[^"]*"[^>]*>', html)
+        assert regions, url
+        assert all(re.search(r'\sid="[\w-]+"', region) for region in regions), (url, regions)
