@@ -35,7 +35,7 @@ from django.utils.translation import gettext, gettext_noop
 from frontera.characters.models import Character
 from frontera.play.models import MAYOR_SEAT, Check, CombatRound, GameSession, Participant, Seat, SessionEvent
 from frontera.play.selectors import card_view, render_message, viewer_for
-from frontera.play.services import OUTCOME_LABELS
+from frontera.play.services import FIGHT_BEGINS, FIGHT_OVER, FIGHT_TURN, OUTCOME_LABELS
 from frontera.rules.cards import SUIT_SYMBOL, SUITS, Card
 from frontera.rules.errors import RulesError
 from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES, SOBRIETY_NAMES
@@ -43,10 +43,6 @@ from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES, SOBRIETY_NAMES
 PAGE_SIZE = 100
 SUIT_CLASS = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds", "JK": "joker"}
 
-# The services' messages that delimit a fight and its turns (frontera/play/services.py).
-FIGHT_BEGINS = "A fight begins: %(sides)s. NPCs declare and draw first; everyone chooses in secret."
-FIGHT_TURN = "Turn %(turn)s of the fight."
-FIGHT_OVER = "The fight is over."
 
 SHARED_ZONE_LABELS = {
     "pile": gettext_noop("montón"),

@@ -25,9 +25,8 @@ from datetime import date as date_cls
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
 
 from frontera.campaigns.models import Campaign
 from frontera.characters.models import Character
@@ -103,6 +102,19 @@ class SessionError(ValueError):
 def rules_message(err: RulesError) -> str:
     """An engine error in the user's language (plural forms included: :mod:`frontera.messages`)."""
     return engine_text(err.template, err.params)
+
+
+# Counted phrases for the feed, each with its plural forms (rendered by frontera.messages).
+N_CARDS = ngettext("%(n)s card", "%(n)s cards", "n")
+N_DECKS = ngettext("%(n)s deck", "%(n)s decks", "n")
+N_JOKERS = ngettext("%(n)s joker", "%(n)s jokers", "n")
+N_LEVELS = ngettext("%(n)s level", "%(n)s levels", "n")
+N_DISCARDED = ngettext("%(n)s discarded card", "%(n)s discarded cards", "n")
+
+# The decisions that delimit a fight and its turns (the history reads fights from them).
+FIGHT_BEGINS = gettext_noop("A fight begins: %(sides)s. NPCs declare and draw first; everyone chooses in secret.")
+FIGHT_TURN = gettext_noop("Turn %(turn)s of the fight.")
+FIGHT_OVER = gettext_noop("The fight is over.")
 
 
 def msg(msgid: str, **params) -> dict:
@@ -272,9 +284,10 @@ def session_start(
     else:
         rules += ["FR-MODE-10"] if mode == GameSession.Mode.SIN_GESTION else ["FR-MODE-11"]
     log.decide(
-        gettext_noop("Session %(number)s starts in %(mode)s mode with %(decks)s deck(s) and %(jokers)s joker(s) "
+        gettext_noop("Session %(number)s starts in %(mode)s mode with %(decks)s and %(jokers)s "
                      "per deck; the dead man's hand (A♠ A♥ 8♣ 8♦) is set aside."),
-        rules=rules, number=number, mode=msg(MODE_LABELS[mode]), decks=state.decks, jokers=jokers, seed=seed,
+        rules=rules, number=number, mode=msg(MODE_LABELS[mode]), decks=msg(N_DECKS, n=state.decks),
+        jokers=msg(N_JOKERS, n=jokers), seed=seed,
     )
     if mode == GameSession.Mode.NORMAL and skip_phase_1:
         log.decide(gettext_noop("Phase 1 is skipped: every card is dealt among the players; phase 2 starts."),
@@ -321,7 +334,8 @@ def session_join(
             log.decide(gettext_noop("The rest of the new deck is the pile: the session returns to phase 1."),
                        rules=["FR-MODE-9"])
     else:
-        log.decide(gettext_noop("%(who)s joins late and takes %(count)s random card(s) from every other deck."),
+        log.decide(ngettext("%(who)s joins late and takes %(count)s random card from every other deck.",
+                            "%(who)s joins late and takes %(count)s random cards from every other deck."),
                    rules=["FR-MODE-9"], who=character.name, count=per_player, seed=seed)
     log.flush()
     return seat
@@ -473,9 +487,9 @@ def _create_check(
             )
         log.decide(
             gettext_noop("%(who)s is called to a %(what)s check: %(base)s from the sheet, %(equipment)s from "
-                         "equipment, −%(penalty)s from the tracks, %(modifier)s modifier = %(cards)s card(s)."),
+                         "equipment, −%(penalty)s from the tracks, %(modifier)s modifier = %(cards)s."),
             rules=["FR-CHK-1"] + (["FR-OPP-1"] if kind == Check.Kind.OPPOSED else []), prueba=prueba,
-            who=entry.character.name, what=what, cards=count, **{k: v for k, v in breakdown.items() if k != "achispado"},
+            who=entry.character.name, what=what, cards=msg(N_CARDS, n=count), **{k: v for k, v in breakdown.items() if k != "achispado"},
         )
         if count <= 0:
             participant.status = Check.Status.RESOLVED if kind == Check.Kind.TRAIT else Check.Status.CHOSEN
@@ -556,7 +570,7 @@ def check_draw(*, participant: Participant, by) -> Participant:
         else msg(gettext_noop("their own deck"))
     if participant.seat == MAYOR_SEAT and source["_msg"] != "the pile":
         source = msg(gettext_noop("the Mayor's deck"))
-    log.decide(gettext_noop("%(who)s draws %(count)s card(s) from %(source)s."),
+    log.decide(ngettext("%(who)s draws %(count)s card from %(source)s.", "%(who)s draws %(count)s cards from %(source)s."),
                rules=["FR-MODE-4" if source["_msg"] == "the pile" else "FR-MODE-7"], prueba=prueba,
                who=participant.character.name, count=len(participant.drawn), source=source, seed=seed)
     if not participant.drawn:
@@ -839,9 +853,9 @@ def accident(*, session: GameSession, by, character: Character, cause: str, metr
         raise SessionError(rules_message(err)) from err
     _save_sheet(character, sheet)
     log = _Log(session, by, [])
-    log.decide(gettext_noop("%(who)s suffers %(cause)s: %(damage)s level(s) of Salud lost, %(before)s → %(after)s."),
+    log.decide(gettext_noop("%(who)s suffers %(cause)s: %(damage)s of Salud lost, %(before)s → %(after)s."),
                rules=["FR-HLT-4", "FR-HLT-1"], who=character.name, cause=msg(ACCIDENT_LABELS.get(cause, cause)),
-               damage=damage, before=_level_name("health", before), after=_level_name("health", sheet.health))
+               damage=msg(N_LEVELS, n=damage), before=_level_name("health", before), after=_level_name("health", sheet.health))
     _sync_combat(session, character, sheet, log)
     log.flush()
     return character
@@ -963,8 +977,9 @@ def rest(*, session: GameSession, by, character: Character, hours: int) -> Chara
     _save_state(session, state)
     log = _Log(session, by, [])
     log.cards(events, before, state)
-    log.decide(gettext_noop("%(who)s rests %(hours)s hour(s): %(count)s discarded card(s) back into their deck."),
-               rules=["FR-MODE-11"], who=character.name, hours=hours, count=len(events), seed=seed)
+    log.decide(gettext_noop("%(who)s rests %(hours)s: %(cards)s back into their deck."),
+               rules=["FR-MODE-11"], who=character.name, hours=msg(DURATION_LABELS["hour"], n=hours),
+               cards=msg(N_DISCARDED, n=len(events)), seed=seed)
     log.flush()
     return character
 
@@ -1068,7 +1083,7 @@ def combat_start(*, session: GameSession, by, fighters: Sequence[Fighter]) -> Co
         raise SessionError(rules_message(err)) from err
     combat = CombatRound.objects.create(session=session, state=round_state, created_by=by)
     log = _Log(session, by, [])
-    log.decide(gettext_noop("A fight begins: %(sides)s. NPCs declare and draw first; everyone chooses in secret."),
+    log.decide(FIGHT_BEGINS,
                rules=["FR-CMB-1"], sides=" vs ".join(
                    ", ".join(f.character.name for f in fighters if f.side == side)
                    for side in dict.fromkeys(f.side for f in fighters)))
@@ -1161,9 +1176,10 @@ def combat_declare(*, combat: CombatRound, by, character: Character, technique: 
         rules = ["FR-CMB-1", "FR-CMB-4", "FR-CMB-11"] + (["FR-CMB-6"] if len(bands) > 1 else []) + (
             ["FR-CMB-13"] if special == "apresar" else ["FR-CMB-14"] if special == "asustar" else [])
         log.decide(gettext_noop("Turn %(turn)s: %(who)s declares %(technique)s%(special)s against %(targets)s, "
-                                "%(cards)s card(s)."), rules=rules, turn=combat.turn, who=names[key],
+                                "%(cards)s."), rules=rules, turn=combat.turn, who=names[key],
                    technique=technique, targets=", ".join(f"{names[t]} ({b})" for t, b in bands.items()),
-                   special=f" ({special.capitalize()})" if special else "", cards=state["required"][key])
+                   special=f" ({special.capitalize()})" if special else "",
+                   cards=msg(N_CARDS, n=state["required"][key]))
     if (decl["cover"], decl["mount"], decl["holstered"]) != (spec["cover"], spec["mount"], spec["holstered"]):
         log.decide(gettext_noop("%(who)s at the start of the turn: %(cover)s, %(mount)s, %(holstered)s."),
                    rules=["FR-CMB-9", "FR-CMB-10"], who=names[key], cover=msg(COVER_LABELS[decl["cover"]]),
@@ -1230,7 +1246,8 @@ def combat_draw(*, combat: CombatRound, by, character: Character) -> CombatRound
     log = _Log(session, by, [])
     _explain_moves(log, events, None)
     log.cards(events, before, state)
-    log.decide(gettext_noop("%(who)s draws %(count)s card(s) for the fight."), rules=["FR-CMB-1"],
+    log.decide(ngettext("%(who)s draws %(count)s card for the fight.", "%(who)s draws %(count)s cards for the fight."),
+               rules=["FR-CMB-1"],
                who=character.name, count=len(drawn), seed=seed)
     log.flush()
     return combat
@@ -1365,7 +1382,7 @@ def combat_next_turn(*, combat: CombatRound, by) -> CombatRound:
     combat.state = state
     combat.turn = state["turn"]
     combat.save(update_fields=["state", "turn"])
-    log.decide(gettext_noop("Turn %(turn)s of the fight."), rules=["FR-CMB-3"], turn=combat.turn)
+    log.decide(FIGHT_TURN, rules=["FR-CMB-3"], turn=combat.turn)
     log.flush()
     return combat
 
@@ -1486,7 +1503,7 @@ def combat_end(*, combat: CombatRound, by) -> CombatRound:
     combat.save(update_fields=["status"])
     log = _Log(session, by, [])
     log.cards(moves, before, state)
-    log.decide(gettext_noop("The fight is over."), rules=["FR-CMB-1"])
+    log.decide(FIGHT_OVER, rules=["FR-CMB-1"])
     log.flush()
     return combat
 
@@ -1499,7 +1516,8 @@ E_EXCHANGE_CLOSED = _("This exchange is already settled.")
 E_NOT_YOUR_CHOICE = _("This choice is not yours to make.")
 E_PICK_ONE = _("Choose exactly one card.")
 E_PICK_DUEL = _("Choose up to 2 cards.")
-E_PICK_GIVE = _("Choose exactly %(count)s card(s) to give back.")
+E_PICK_GIVE = ngettext_lazy("Choose exactly %(count)s card to give back.",
+                            "Choose exactly %(count)s cards to give back.", "count")
 E_PICK_UNKNOWN = _("Choose among the cards offered.")
 E_STILL_PLAYING = _("%(name)s is still in an open check or fight: finish it first.")
 E_CHOICE_STALE = _("The cards changed meanwhile: the exchange starts its choices again.")
@@ -1657,7 +1675,8 @@ def exchange_start(*, session: GameSession, by, kind: str, first: Character, sec
             if _open_sharing(session) is not None:
                 raise SessionError(E_SHARING_OPEN)
             state, events = rules_exchanges.treasure_take(before, a, rng, count)
-            log.decide(gettext_noop("%(a)s keeps %(count)s random card(s) of the Tesoro."), rules=rules, a=a_name,
+            log.decide(ngettext("%(a)s keeps %(count)s random card of the Tesoro.",
+                                "%(a)s keeps %(count)s random cards of the Tesoro."), rules=rules, a=a_name,
                        count=len(events), seed=seed)
         else:  # death
             if first.kind != Character.Kind.PROTAGONIST:
@@ -1827,7 +1846,8 @@ def exchange_choose(*, exchange: Exchange, by, step: str, picks: Sequence[str]) 
         nxt = EXCHANGE_STEPS[exchange.kind][steps.index(exchange.step) + 1]
         exchange.step, exchange.chooser = nxt[0], _side(exchange, nxt[1])
         exchange.save(update_fields=["step", "chooser", "chosen"])
-        log.decide(gettext_noop("%(who)s has chosen, face down (%(count)s card(s))."), rules=EXCHANGE_RULES[exchange.kind],
+        log.decide(ngettext("%(who)s has chosen, face down (%(count)s card).",
+                            "%(who)s has chosen, face down (%(count)s cards)."), rules=EXCHANGE_RULES[exchange.kind],
                    who=chooser_name, count=len(picks))
         log.flush()
         return exchange
@@ -1840,7 +1860,8 @@ def exchange_choose(*, exchange: Exchange, by, step: str, picks: Sequence[str]) 
     exchange.status, exchange.step, exchange.chooser = Exchange.Status.DONE, "", ""
     exchange.save(update_fields=["status", "step", "chooser", "chosen"])
     log.cards(events, state, state_after)
-    log.decide(gettext_noop("%(kind)s between %(a)s and %(b)s: %(count)s card(s) changed hands."),
+    log.decide(ngettext("%(kind)s between %(a)s and %(b)s: %(count)s card changed hands.",
+                        "%(kind)s between %(a)s and %(b)s: %(count)s cards changed hands."),
                rules=EXCHANGE_RULES[exchange.kind], kind=msg(EXCHANGE_LABELS[exchange.kind]),
                a=msg(exchange.first_name) if exchange.first == MAYOR_SEAT else exchange.first_name,
                b=msg(exchange.second_name) if exchange.second == MAYOR_SEAT else exchange.second_name,
@@ -1954,8 +1975,10 @@ def treasure_share_start(*, session: GameSession, by, sharers: Sequence[Characte
     log = _Log(session, by, [])
     who = ", ".join(names[k] for k in keys)
     if cards:
-        log.decide(gettext_noop("Sharing the Tesoro among %(who)s: %(count)s random card(s) drawn; the sharers decide "
-                                "among themselves who keeps them."), rules=["FR-EXCH-6"], who=who, count=len(cards),
+        log.decide(ngettext("Sharing the Tesoro among %(who)s: %(count)s random card drawn; the sharers decide "
+                            "among themselves who keeps it.",
+                            "Sharing the Tesoro among %(who)s: %(count)s random cards drawn; the sharers decide "
+                            "among themselves who keeps them."), rules=["FR-EXCH-6"], who=who, count=len(cards),
                    seed=seed)
     else:
         log.decide(gettext_noop("Sharing the Tesoro among %(who)s: the Tesoro is empty, so each may swap up to "
