@@ -280,8 +280,10 @@ def fight_turns(session: GameSession) -> list[dict]:
     return turns
 
 
-def parse_filters(session: GameSession, data, turns: list[dict]) -> Filters:
-    """Filters from GET data; a bad value is dropped with a message (nothing else changes)."""
+def parse_filters(session: GameSession, data, turns: list[dict], who_allowed: set[str]) -> Filters:
+    """Filters from GET data; a bad value is dropped with a message (nothing else changes).
+    ``who_allowed``: the character filters this viewer is offered (:func:`who_choices`); any other
+    id is refused alike, so the filter never tells a player which ids are the Mayor's NPCs."""
     f = Filters()
     card = (data.get("card") or "").strip()
     if card:
@@ -291,7 +293,7 @@ def parse_filters(session: GameSession, data, turns: list[dict]) -> Filters:
         except RulesError:
             f.errors.append(gettext(E_BAD_CARD) % {"card": card[:20]})
     who = (data.get("who") or "").strip()
-    if who == MAYOR_SEAT or (who.isdigit() and Character.objects.filter(pk=int(who), campaign_id=session.campaign_id).exists()):
+    if who in who_allowed:
         f.who = who
     elif who:
         f.errors.append(gettext(E_BAD_FILTER))
@@ -371,7 +373,8 @@ def history_page(session: GameSession, user, data) -> dict:
     viewer = history_viewer(session, user)
     names = names_of(session)
     turns = fight_turns(session)
-    f = parse_filters(session, data, turns)
+    who = who_choices(session, viewer, names)
+    f = parse_filters(session, data, turns, {value for value, _label in who})
     page = Paginator(filtered_events(session, viewer, f, turns, names).select_related("actor"), PAGE_SIZE).get_page(
         data.get("page"))
     checks = Check.objects.filter(session=session).order_by("pk").values_list("pk", "label")
@@ -380,7 +383,7 @@ def history_page(session: GameSession, user, data) -> dict:
         "ended": session.status == GameSession.Status.ENDED,
         "page": page, "events": [event_row(e, viewer, names) for e in page.object_list],
         "filters": f, "query": urlencode(f.query()),
-        "who_choices": who_choices(session, viewer, names),
+        "who_choices": who,
         "check_choices": [(pk, label) for pk, label in checks],
         "round_choices": [(t["value"], t["label"]) for t in turns],
     }
@@ -392,7 +395,7 @@ def export_rows(session: GameSession, user, data):
     viewer = history_viewer(session, user)
     names = names_of(session)
     turns = fight_turns(session)
-    f = parse_filters(session, data, turns)
+    f = parse_filters(session, data, turns, {value for value, _label in who_choices(session, viewer, names)})
     qs = filtered_events(session, viewer, f, turns, names).select_related("actor")
     for e in qs.iterator(chunk_size=500):
         row = event_row(e, viewer, names)
