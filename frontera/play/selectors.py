@@ -601,6 +601,7 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
             "locked": key in state["plays"],
             "chosen": [card_view(p["card"], p.get("suit") or "") for p in plays] if (holds or revealed) else [],
             "weapons": [w["name"] for w in spec["weapons"]],
+            **_declare_defaults(spec),
             "enemies": [(characters[int(k[1:])].pk, names[k]) for k, s in state["combatants"].items()
                         if s["side"] != spec["side"]],
             "can_declare": can_act and decl is None and not revealed and phase in ("declare", "choose", "reveal")
@@ -708,6 +709,19 @@ def character_deck_summary(character: Character, user) -> dict | None:
 
 
 # --- pistol duel (FR-CMB-15) -----------------------------------------------------------------------
+
+
+def _declare_defaults(spec) -> dict:
+    """A declaration form that is valid as it stands: the first weapon carried with the technique
+    that uses it (FR-CMB-2), else Pelea, unarmed."""
+    for weapon in spec["weapons"]:
+        technique = WEAPON_TECHNIQUE.get(weapon.get("kind"))
+        if technique:
+            return {"default_technique": technique, "default_weapon": weapon["name"]}
+    return {"default_technique": rules_combat.PELEA, "default_weapon": ""}
+
+
+WEAPON_TECHNIQUE = {"ranged": rules_combat.DISPARO_RAPIDO, "melee": rules_combat.MELEE, "thrown": rules_combat.THROWN}
 
 
 def duel_weapons(session: GameSession) -> list[tuple[str, str]]:

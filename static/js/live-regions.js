@@ -8,7 +8,11 @@
  * nothing. So a region's live refresh waits while
  *   - a pointer is down inside it (until shortly after it lifts, so the click comes first), or
  *   - a request from inside it, or whose target is it or inside it, is in flight;
- * and once the region is free again it refreshes once, however many pushes came meanwhile.
+ *   - a form inside it has been edited and not yet sent (a half-filled combat declaration), for
+ *     up to DIRTY_MS after the last edit;
+ * and once the region is free again it refreshes once, however many pushes came meanwhile -
+ * unless a request whose answer replaces the whole region was sent after those pushes: that
+ * answer is already up to date, and refreshing would wipe it (with its error message, say).
  * A refresh already on its way when the finger goes down is not swapped in; it is asked again
  * once the region is free. Regions are known by their id, which survives their replacement.
  *
@@ -20,6 +24,7 @@
   var RELEASE_MS = 250;      // after the finger lifts: the click and the request it starts come first
   var FLUSH_MS = 30;         // after a request ends: let its own swap happen first
   var POINTER_MAX_MS = 10000; // a pointer "down" longer than this is not a tap: stop waiting for it
+  var DIRTY_MS = 45000;       // an edited form holds its region this long after its last edit
 
   var regions = {};  // key -> {pointers: count, requests: Set of xhr, pending: event type or null}
   var pointers = {}; // pointerId -> [keys]
@@ -44,13 +49,13 @@
   }
 
   function entry(key) {
-    if (!regions[key]) regions[key] = { pointers: 0, requests: new Set(), pending: null };
+    if (!regions[key]) regions[key] = { pointers: 0, requests: new Set(), pending: null, editedAt: 0 };
     return regions[key];
   }
 
   function busy(key) {
     var e = regions[key];
-    return !!e && (e.pointers > 0 || e.requests.size > 0);
+    return !!e && (e.pointers > 0 || e.requests.size > 0 || Date.now() - e.editedAt < DIRTY_MS);
   }
 
   function liveEventType(evt) {
@@ -96,11 +101,35 @@
   document.addEventListener("pointerup", lift, true);
   document.addEventListener("pointercancel", lift, true);
 
+  // --- a form being filled in ----------------------------------------------------------------
+  function edited(evt) {
+    var form = evt.target && evt.target.form;
+    if (!form) return;
+    var keys = regionKeys(form);
+    keys.forEach(function (key) { entry(key).editedAt = Date.now(); });
+    window.setTimeout(function () { keys.forEach(flush); }, DIRTY_MS + 50);
+  }
+  document.addEventListener("input", edited, true);
+  document.addEventListener("change", edited, true);
+
+  // Sending the form ends the edit: its own request holds the region until the answer is in.
+  function sent(elt) {
+    var form = elt && (elt.tagName === "FORM" ? elt : elt.form || (elt.closest && elt.closest("form")));
+    if (!form) return;
+    regionKeys(form).forEach(function (key) { entry(key).editedAt = 0; });
+  }
+  document.addEventListener("submit", function (evt) { sent(evt.target); }, true);
+
   // --- requests --------------------------------------------------------------------------------
   document.addEventListener("htmx:beforeSend", function (evt) {
     var detail = evt.detail || {};
     var config = detail.requestConfig || {};
     if (liveEventType(config.triggeringEvent) && isRegion(detail.elt)) return; // a refresh itself
+    sent(detail.elt);
+    // A request whose answer replaces a whole region brings it up to date: a refresh held back
+    // until now is dropped (it would only wipe the answer, an error message say). A push that
+    // comes while the request is on its way is held again and refreshes the region afterwards.
+    if (isRegion(detail.target) && keyOf(detail.target)) entry(keyOf(detail.target)).pending = null;
     var xhr = detail.xhr;
     if (!xhr) return;
     var keys = regionKeys(detail.elt);

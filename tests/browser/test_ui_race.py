@@ -99,3 +99,83 @@ def test_a_push_while_a_request_from_the_region_is_pending_waits_for_it(browser,
     finally:
         ana.unroute(re.compile(r".*/participantes/\d+/robar/$"))
         laptop.close()
+
+
+FIGHT = """
+from tests.factories import make_campaign, make_minion, make_protagonist, make_user
+from frontera.play import services
+mayor = make_user("alcalde_{tag}")
+ana, bruno = make_user("ana_{tag}"), make_user("bruno_{tag}")
+campaign = make_campaign(mayor, name="Duelo {tag}", players=[ana, bruno])
+clementine = make_protagonist(campaign, ana, name="Clementine")
+djamal = make_protagonist(campaign, bruno, name="Djamal")
+bandit = make_minion(campaign, name="Bandido")
+session = services.session_start(campaign=campaign, by=mayor, characters=[clementine, djamal])
+combat = services.combat_start(session=session, by=mayor, fighters=[services.Fighter(clementine, "a"),
+                                                                   services.Fighter(bandit, "b")])
+services.combat_declare(combat=combat, by=mayor, character=bandit, technique="pelea", target=clementine)
+services.combat_draw(combat=combat, by=mayor, character=bandit)  # NPCs first (FR-CMB-1)
+print(session.pk, clementine.pk)
+"""
+
+
+def test_a_push_does_not_wipe_a_declaration_being_filled_in(browser, app_server, phone):
+    """A half-filled combat declaration survives a push; sending it shows the region's news."""
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", FIGHT.format(tag="r3")], cwd=ROOT,
+                         env=app_server.env, check=True, capture_output=True, text=True).stdout
+    session_pk, hero_pk = (int(x) for x in out.split()[-2:])
+    session_url = f"/sesiones/{session_pk}/"
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=app_server.url, locale="es-ES")
+    laptop.set_default_timeout(10_000)
+    try:
+        mayor = laptop.new_page()
+        log_in(mayor, "alcalde_r3")
+        mayor.goto(session_url)
+        ana = phone()
+        log_in(ana, "ana_r3")
+        ana.goto(session_url)
+        ana.get_by_test_id(f"declare-{hero_pk}").wait_for()
+        ana.wait_for_timeout(500)  # the SSE stream is open
+        ana.locator(f"#mount-{hero_pk}").select_option("trot")
+        ana.locator(f"#special-{hero_pk}").select_option("asustar")
+        _call_djamal(mayor)
+        ana.get_by_test_id("feed").get_by_text(re.compile("Djamal")).first.wait_for()
+        ana.wait_for_timeout(800)
+        # the push reached the phone, but the form being filled in was not replaced
+        assert ana.locator(f"#mount-{hero_pk}").input_value() == "trot"
+        assert ana.locator(f"#special-{hero_pk}").input_value() == "asustar"
+        shot(ana, "race-03-declaration-kept")
+        ana.get_by_test_id(f"declare-{hero_pk}").click()
+        ana.get_by_test_id(f"declare-{hero_pk}").wait_for(state="detached")  # declared: the form is gone
+        assert "al trote" in ana.locator("#combat").inner_text()
+    finally:
+        laptop.close()
+
+
+def test_a_refused_action_keeps_its_message_after_a_held_push(browser, app_server, phone):
+    """The answer to a request that replaces its region (here a refusal) is not wiped by the
+    refresh a push asked for while the form was being filled in."""
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", FIGHT.format(tag="r4")], cwd=ROOT,
+                         env=app_server.env, check=True, capture_output=True, text=True).stdout
+    session_pk, hero_pk = (int(x) for x in out.split()[-2:])
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=app_server.url, locale="es-ES")
+    laptop.set_default_timeout(10_000)
+    try:
+        mayor = laptop.new_page()
+        log_in(mayor, "alcalde_r4")
+        mayor.goto(f"/sesiones/{session_pk}/")
+        ana = phone()
+        log_in(ana, "ana_r4")
+        ana.goto(f"/sesiones/{session_pk}/")
+        ana.get_by_test_id(f"declare-{hero_pk}").wait_for()
+        ana.wait_for_timeout(500)
+        ana.locator(f"#tech-{hero_pk}").select_option("pelea")  # Pelea with the revolver: refused
+        _call_djamal(mayor)
+        ana.get_by_test_id("feed").get_by_text(re.compile("Djamal")).first.wait_for()
+        ana.get_by_test_id(f"declare-{hero_pk}").click()
+        ana.get_by_test_id("combat-error").wait_for()
+        ana.wait_for_timeout(1000)
+        assert ana.get_by_test_id("combat-error").count() == 1  # still there: not wiped by a refresh
+        shot(ana, "race-04-refusal-kept")
+    finally:
+        laptop.close()
