@@ -314,6 +314,7 @@ def character_update(
 
     Creation budgets do not apply: the Mayor may reflect what happened in play."""
     character = Character.objects.select_for_update().get(pk=character.pk)
+    tracks_before = dict(character.sheet.get("tracks") or {})
     data = {
         **character.sheet,
         "name": name.strip(),
@@ -333,7 +334,17 @@ def character_update(
     character.sheet = sheet.to_json()
     character.save(update_fields=["name", "description", "notes", "sheet", "updated_at"])
     _log(character=character, actor=by, kind=CharacterEvent.Kind.EDITED)
+    if character.sheet.get("tracks") != tracks_before:
+        transaction.on_commit(lambda: _tracks_edited(character, by))
     return character
+
+
+def _tracks_edited(character: Character, by) -> None:
+    """After the commit, the campaign's active sessions take the Mayor's new track levels (an open
+    fight, the FR-HLT-3 count: ``frontera.play.services.sheet_edited``)."""
+    from frontera.play.services import sheet_edited
+
+    sheet_edited(character=character, by=by)
 
 
 def character_changed_in_play(*, character: Character, by) -> CharacterEvent:

@@ -133,6 +133,9 @@ class TableActionForm(forms.Form):
     agility = forms.ChoiceField(label=_("Músculo (Agilidad) result"), choices=AGILITY_CHOICES, required=False)
     hours = forms.IntegerField(label=_("Hours of rest"), min_value=0, max_value=24, required=False)
     note = forms.CharField(label=_("Why (for the feed)"), max_length=120, required=False)
+    # the death roll's double submit is one draw (FR-HLT-3, like DeathRollForm); a fresh key comes
+    # after every successful call (views.CALL_FORMS), so hidden
+    request_key = forms.CharField(widget=forms.HiddenInput, initial=_request_key, max_length=40, required=False)
 
     def __init__(self, *args, characters=(), **kwargs):
         super().__init__(*args, **kwargs)

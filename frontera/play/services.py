@@ -610,6 +610,33 @@ def why(card: Card, trait: str, difficulty: int | None, outcome: str) -> dict:
     return msg(gettext_noop("not the colour of %(trait)s"), trait=name)
 
 
+# One answer, whatever the card, to whoever may not see the cards they ask to choose among: the
+# answers must not tell a hand or a secret choice apart (FR-CMB-1, FR-OPP-1, FR-MODE-2).
+E_NOT_YOUR_HAND = _("Only whoever holds the cards of %(name)s can choose among them.")
+
+
+def _plays_own_seat(session: GameSession, by, seat: str) -> bool:
+    """``by`` plays the protagonist whose engine player is ``seat`` at this session (the player's
+    side of :func:`frontera.play.selectors.viewer_for`; the Mayor's seat is only ``mayor``)."""
+    from frontera.campaigns.permissions import is_mayor_of
+
+    if seat == MAYOR_SEAT or not seat[1:].isdigit() or is_mayor_of(by, session.campaign):
+        return False
+    return Seat.objects.filter(session=session, character_id=int(seat[1:]), character__owner=by).exists()
+
+
+def _holds_drawn(session: GameSession, by, participant: Participant) -> bool:
+    """Whether ``by`` may see a participant's drawn cards, and so choose among them — the rule of
+    ``selectors._participant_row``: the character's player, or the Mayor for his own seat (NPCs,
+    minions) and for a draw he made himself for a player without a phone. A player who drew on
+    their own phone keeps their cards from the Mayor (docs/sessions.md, "Selectors and secrecy")."""
+    from frontera.campaigns.permissions import is_mayor_of
+
+    if is_mayor_of(by, session.campaign):
+        return participant.seat == MAYOR_SEAT or participant.drawn_by_id == by.pk
+    return _plays_own_seat(session, by, participant.seat)
+
+
 @transaction.atomic
 def check_choose(*, participant: Participant, by, card: str, suit: str = "") -> Participant:
     """Play one drawn card (FR-CHK-2); a joker takes the declared suit (FR-CARD-2).
@@ -617,9 +644,16 @@ def check_choose(*, participant: Participant, by, card: str, suit: str = "") -> 
     Trait check: resolved at once (FR-CHK-3, 4) and the cards move (FR-MODE-4, 7, 10, 11).
     Opposed check: the choice stays secret until every participant has chosen; then all reveal at
     once and the engine decides (FR-OPP-1..5). Choosing the same card again is a no-op; another
-    card after a choice, or any card of a resolved check, is refused."""
+    card after a choice, or any card of a resolved check, is refused.
+
+    Only whoever holds the drawn cards (:func:`_holds_drawn`) chooses; anybody else — the Mayor for
+    a player who drew on their phone — gets one and the same refusal whatever the card, so the
+    answers tell neither the hand nor the face-down choice of an opposed check. The double submit
+    is a holder's too: every holder sees the card played already."""
     session, participant = _lock_participant(participant)
     prueba = participant.prueba
+    if participant.status != Check.Status.REQUESTED and not _holds_drawn(session, by, participant):
+        raise SessionError(E_NOT_YOUR_HAND % {"name": participant.character.name})
     if suit and card in participant.drawn and not Card.from_uid(card).is_joker:
         suit = ""  # the suit picker only matters for a joker (FR-CARD-2)
     if participant.status in (Check.Status.CHOSEN, Check.Status.RESOLVED):
@@ -1253,21 +1287,44 @@ def combat_draw(*, combat: CombatRound, by, character: Character) -> CombatRound
     return combat
 
 
+E_CHOOSE_DRAWN = _("Choose among the cards you drew.")
+
+
+def _holds_hand(session: GameSession, by, character: Character) -> bool:
+    """Whether ``by`` holds a fighter's hand, and so chooses from it — the rule of
+    ``selectors.combat_view``: the player of a protagonist, the Mayor for NPCs and minions. The
+    Mayor never holds a protagonist's hand in a fight, not even one he drew for them (FR-CMB-1)."""
+    from frontera.campaigns.permissions import is_mayor_of
+
+    if character.kind != Character.Kind.PROTAGONIST:
+        return is_mayor_of(by, session.campaign)
+    return _plays_own_seat(session, by, seat_key(character.pk))
+
+
 @transaction.atomic
 def combat_choose(*, combat: CombatRound, by, character: Character, cards: Sequence[str], suit: str = "",
                   targets: dict | None = None) -> CombatRound:
     """Choose in secret the card(s) to play, each at its target (``targets``: card uid → character;
     optional when one target was declared) (FR-CHK-2, FR-CMB-1, FR-CMB-6); a joker takes ``suit``. When every fighter who can act is ready, all reveal at once
-    (:func:`combat_reveal`)."""
+    (:func:`combat_reveal`).
+
+    Only the holder of the hand chooses (:func:`_holds_hand`): anybody else — the Mayor for a
+    protagonist — gets one and the same refusal whatever the cards, before anything about the hand
+    or the locked-in choice is looked at; the double submit is the holder's alone."""
     session, combat = _lock_combat(combat)
     key = combat_key(character.pk)
-    if key in combat.state.get("plays", {}):
-        if sorted(p["card"] for p in combat.state["plays"][key]) == sorted(cards):
-            return combat  # a double submit
+    if key not in combat.state.get("combatants", {}) or not _holds_hand(session, by, character):
+        raise SessionError(E_NOT_YOUR_HAND % {"name": character.name})
+    cards = [str(uid) for uid in cards]
+    if key in combat.state.get("plays", {}) and sorted(p["card"] for p in combat.state["plays"][key]) == sorted(cards):
+        return combat  # a double submit
     if not cards:
         raise SessionError(E_NO_CARDS_CHOSEN)
+    hand = combat.state.get("hands", {}).get(key)
+    if hand is not None and any(uid not in hand for uid in cards):
+        raise SessionError(E_CHOOSE_DRAWN)
     aims = {uid: combat_key(t.pk) for uid, t in (targets or {}).items() if t is not None}
-    plays = [{"card": uid, "suit": (suit or None) if uid.split(":")[1].startswith("JK") else None,
+    plays = [{"card": uid, "suit": (suit or None) if uid.partition(":")[2].startswith("JK") else None,
               **({"target": aims[uid]} if uid in aims else {})} for uid in cards]
     try:
         state, _events = rules_combat.choose(combat.state, key, plays)
@@ -1285,9 +1342,19 @@ def combat_choose(*, combat: CombatRound, by, character: Character, cards: Seque
 
 def _combat_reveal(session: GameSession, combat: CombatRound, by) -> None:
     """FR-CMB-1, -5, -7, -8, -9, -13, -14: one reveal for all; every hit explained; tracks updated;
-    played cards move like a check's, unchosen ones go back where unchosen cards go."""
+    played cards move like a check's, unchosen ones go back where unchosen cards go. The round
+    resolves from the fighters' levels on their sheets (:func:`_fight_takes_sheets`)."""
+    log = _Log(session, by, [])
+    loaded = _fight_takes_sheets(session, combat, log)
+    if rules_combat.phase(combat.state) == "reveal" and rules_combat.phase(loaded) != "reveal":
+        # a fighter whose sheet lets them act again has neither declared nor chosen: the turn
+        # waits for them (ruling 3), as it would have after the Mayor's track change
+        combat.state = loaded
+        combat.save(update_fields=["state"])
+        log.flush()
+        return
     try:
-        state, _events = rules_combat.reveal(combat.state)
+        state, _events = rules_combat.reveal(loaded)
     except RulesError as err:
         raise SessionError(_combat_message(err, combat)) from err
     names = _fighter_names(combat)
@@ -1308,7 +1375,6 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by) -> None:
     _save_state(session, deck_state)
     combat.state = state
     combat.save(update_fields=["state"])
-    log = _Log(session, by, [])
     log.cards(moves, before, deck_state)
     for rec in state["result"]["plays"]:
         params = {k: (names.get(v, v) if k == "target" else v) for k, v in rec["explain"]["params"].items()}
@@ -1321,11 +1387,7 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by) -> None:
         sheet = dataclass_replace(sheet, health=totals["health_after"], morale=totals["morale_after"])
         _save_sheet(character, sheet)
         if totals["health_after"] == DEATH_LEVEL and totals["health_before"] != DEATH_LEVEL:
-            session.tallies.setdefault("dying", {})[str(character.pk)] = {"combat": combat.pk, "turn": combat.turn}
-            session.save(update_fields=["tallies"])
-            log.decide(gettext_noop("%(who)s is Muerto: within %(turns)s combat turns a dead man's hand decides "
-                                    "(2 cards, keeping the better, with medical attention)."),
-                       rules=["FR-HLT-3"], who=names[key], turns=DEATH_ROLL_TURNS)
+            _record_death(session, combat, character.pk, names[key], log)
         if (totals["health_after"], totals["morale_after"]) != (totals["health_before"], totals["morale_before"]):
             log.decide(gettext_noop("%(who)s: Salud %(health_before)s → %(health_after)s, Moral %(morale_before)s → "
                                     "%(morale_after)s."), rules=["FR-HLT-1", "FR-MOR-1"], who=names[key],
@@ -1392,6 +1454,14 @@ def combat_next_turn(*, combat: CombatRound, by) -> CombatRound:
 DEATH_LEVEL = -4
 DEATH_ROLL_TURNS = 5  # frontera.rules.tracks.DEATH_ROLL_TURNS
 E_DEAD_FOR_GOOD = _("%(name)s is dead for good: the dead man's hand has spoken.")
+# tallies[DEATH_CARE]: {"<character id>": True} — medical attention that worked on a character at
+# Muerto before their death roll (FR-HLT-3, FR-CHK-5: the roll draws 2 and keeps the better). Kept
+# apart from tallies["medical"] (FR-HLT-2: a wounded character recovers faster), set only at Muerto
+# and cleared by the roll, by a new death and by leaving Muerto without a roll.
+DEATH_CARE = "death_care"
+DEATH_NOTICE = gettext_noop("%(who)s is Muerto: within %(turns)s combat turns a dead man's hand decides "
+                            "(2 cards, keeping the better, with medical attention).")
+FIGHT_TAKES_LEVELS = gettext_noop("The fight takes %(who)s's new levels from now on.")
 
 
 def _penalty(sheet: rules_characters.Character) -> int:
@@ -1401,10 +1471,49 @@ def _penalty(sheet: rules_characters.Character) -> int:
         return 0  # cannot act at all: the engine knows it from the tracks
 
 
+def _dead_for_good(session: GameSession, character_id: int) -> bool:
+    return bool(session.tallies.get("dead", {}).get(str(character_id)))
+
+
+def _death_roll_pending(session: GameSession, character: Character) -> bool:
+    """A character at Muerto whose death roll is still to come: not dead for good, and within the 5
+    combat turns of a death in a fight (outside a fight, or once it ended, the count stops)."""
+    return not _dead_for_good(session, character.pk) and _turns_since_death(session, character) <= DEATH_ROLL_TURNS
+
+
+def _record_death(session: GameSession, combat: CombatRound, character_id: int, name: str, log: _Log) -> None:
+    """FR-HLT-3 (docs/sessions.md combat ruling 2): a fighter reaches Muerto in an open fight, by the
+    round or by a change outside it (ruling 3): the 5 combat turns count from this turn (it counts
+    0). Attention given before this death does not win the second card."""
+    key = str(character_id)
+    session.tallies.setdefault("dying", {})[key] = {"combat": combat.pk, "turn": combat.turn}
+    session.tallies.get(DEATH_CARE, {}).pop(key, None)
+    session.save(update_fields=["tallies"])
+    log.decide(DEATH_NOTICE, rules=["FR-HLT-3"], who=name, turns=DEATH_ROLL_TURNS)
+
+
+def _off_muerto(session: GameSession, character_id: int) -> None:
+    """The character is no longer at Muerto without a death roll (the Mayor's override, a sheet
+    edit): neither the 5-turn count nor the attention carry over to a later death."""
+    key = str(character_id)
+    stale = [tally for tally in ("dying", DEATH_CARE) if key in session.tallies.get(tally, {})]
+    for tally in stale:
+        session.tallies[tally].pop(key)
+    if stale:
+        session.save(update_fields=["tallies"])
+
+
 def _sync_combat(session: GameSession, character: Character, sheet: rules_characters.Character, log: _Log) -> None:
-    """A track changed outside the round's own resolution (the Mayor's override, a death roll, a
-    drink): the open fight takes the new levels (``rules.combat.set_tracks``), also over the
-    revealed result, so the next turn does not apply the overridden damage again."""
+    """A track changed outside the round's own resolution (the Mayor's override, an accident, a
+    threat, a drink, a duel hit, a death roll, the Mayor's sheet edit): the open fight takes the new
+    levels (``rules.combat.set_tracks``), also over the revealed result, so the next turn does not
+    apply the overridden damage again (docs/sessions.md combat ruling 3).
+
+    The FR-HLT-3 bookkeeping goes with it: a fighter this change puts at Muerto starts the 5-turn
+    count of the death roll like a death in the round (ruling 2); a character it takes off Muerto
+    keeps neither the count nor the attention for a later death."""
+    if sheet.health != DEATH_LEVEL:
+        _off_muerto(session, character.pk)
     combat = CombatRound.objects.select_for_update().filter(session=session, status=CombatRound.Status.OPEN).first()
     key = combat_key(character.pk)
     if combat is None or key not in combat.state.get("combatants", {}):
@@ -1420,8 +1529,58 @@ def _sync_combat(session: GameSession, character: Character, sheet: rules_charac
     except RulesError as err:
         raise SessionError(rules_message(err)) from err
     combat.save(update_fields=["state"])
-    log.decide(gettext_noop("The fight takes %(who)s's new levels from now on."), rules=["FR-HLT-1", "FR-MOR-1"],
-               who=character.name)
+    log.decide(FIGHT_TAKES_LEVELS, rules=["FR-HLT-1", "FR-MOR-1"], who=character.name)
+    if sheet.health == DEATH_LEVEL and now[0] != DEATH_LEVEL and not _dead_for_good(session, character.pk):
+        _record_death(session, combat, character.pk, character.name, log)
+
+
+def _fight_takes_sheets(session: GameSession, combat: CombatRound, log: _Log) -> dict:
+    """Before a reveal: each fighter's health and morale are their sheet's now (ruling 3), also after
+    a change the fight was not told of — the Mayor's edit of the sheet in the characters app — so
+    every hit is taken from the level the character is at (FR-HLT-1), never from a stale one.
+    Returns the round's state with the sheets' levels; the fighter rows stay locked."""
+    state = combat.state
+    ids = sorted(int(key[1:]) for key in state["combatants"])
+    for row in Character.objects.select_for_update().filter(pk__in=ids).order_by("pk"):
+        key = combat_key(row.pk)
+        spec = state["combatants"][key]
+        sheet = rules_characters.Character.from_json(row.sheet)
+        if (spec["health"], spec["morale"]) == (sheet.health, sheet.morale):
+            continue
+        try:
+            state, _events = rules_combat.set_tracks(state, key, health=sheet.health, morale=sheet.morale,
+                                                     penalty=_penalty(sheet))
+        except RulesError as err:
+            raise SessionError(rules_message(err)) from err
+        log.decide(FIGHT_TAKES_LEVELS, rules=["FR-HLT-1", "FR-MOR-1"], who=row.name)
+        if sheet.health != DEATH_LEVEL:
+            _off_muerto(session, row.pk)
+        elif spec["health"] != DEATH_LEVEL and not _dead_for_good(session, row.pk):
+            _record_death(session, combat, row.pk, row.name, log)
+    return state
+
+
+def sheet_edited(*, character: Character, by) -> None:
+    """The Mayor changed a sheet's tracks in the characters app (FR-CHAR-6), which knows nothing of
+    sessions: every active session of the campaign takes the new levels like any change outside
+    the round (:func:`_sync_combat`: the open fight, the FR-HLT-3 count). Run after the edit is
+    committed (``transaction.on_commit``), each session under its own lock, in the play services'
+    lock order (session, then character)."""
+    sessions = GameSession.objects.filter(campaign_id=character.campaign_id, status=GameSession.Status.ACTIVE)
+    for session_id in sessions.order_by("pk").values_list("pk", flat=True):
+        try:
+            with transaction.atomic():
+                session = _lock(GameSession(pk=session_id))
+                row = Character.objects.select_for_update().get(pk=character.pk)
+                if (row.kind == Character.Kind.PROTAGONIST
+                        and not Seat.objects.filter(session=session, character=row).exists()):
+                    continue
+                log = _Log(session, by, [])
+                _sync_combat(session, row, rules_characters.Character.from_json(row.sheet), log)
+                if log.rows:
+                    log.flush()
+        except SessionError:  # the session ended meanwhile: the edit stands, the next reveal reads it
+            continue
 
 
 def _turns_since_death(session: GameSession, character: Character) -> int:
@@ -1435,13 +1594,15 @@ def _turns_since_death(session: GameSession, character: Character) -> int:
 def _death_roll(session: GameSession, log: _Log, character: Character, *, turns: int,
                 automatic: bool = False) -> tuple[Character, rules_characters.Character, str]:
     """FR-HLT-3: the dead man's hand (1 card, 2 keeping the better after medical attention that
-    worked, FR-CHK-5): an Ace → Incapacitado, an 8 → dead for good."""
+    worked on the dead character before this roll, FR-CHK-5 — never attention given earlier, see
+    ``DEATH_CARE``): an Ace → Incapacitado, an 8 → dead for good."""
     from frontera.rules import tracks as rules_tracks
 
     character, sheet = _lock_character(session, character)
-    if session.tallies.get("dead", {}).get(str(character.pk)):
+    key = str(character.pk)
+    if _dead_for_good(session, character.pk):
         raise SessionError(E_DEAD_FOR_GOOD % {"name": character.name})
-    medical = bool(session.tallies.get("medical", {}).get(str(character.pk)))
+    medical = bool(session.tallies.get(DEATH_CARE, {}).get(key))
     rng, seed = _rng()
     try:
         drawn = rules_session.draw_dead_mans_hand(_engine(session), rng, 2 if medical else 1)
@@ -1451,9 +1612,10 @@ def _death_roll(session: GameSession, log: _Log, character: Character, *, turns:
         raise SessionError(rules_message(err)) from err
     sheet = dataclass_replace(sheet, health=health)
     _save_sheet(character, sheet)
-    session.tallies.get("dying", {}).pop(str(character.pk), None)
+    session.tallies.get("dying", {}).pop(key, None)
+    session.tallies.get(DEATH_CARE, {}).pop(key, None)  # spent on this roll
     if result == rules_tracks.PERMANENTE:
-        session.tallies.setdefault("dead", {})[str(character.pk)] = True
+        session.tallies.setdefault("dead", {})[key] = True
     session.save(update_fields=["tallies"])
     log.decide(gettext_noop("Death roll for %(who)s%(how)s: %(cards)s → %(result)s."), rules=["FR-HLT-3"]
                + (["FR-CHK-5"] if medical else []), who=character.name, seed=seed,
@@ -1471,17 +1633,29 @@ def _death_roll(session: GameSession, log: _Log, character: Character, *, turns:
 def death_roll(*, session: GameSession, by, character: Character, request_key: str = "") -> str:
     """The dead man's hand for a character at Muerto (FR-HLT-3), drawn when the Mayor calls it:
     within 5 combat turns of dying (later the rules have drawn it already), 2 cards keeping the
-    better if medical attention worked (FR-CHK-5). Returns ``"incapacitado"`` or ``"permanente"``;
-    the same ``request_key`` again returns the first result and draws nothing."""
+    better if medical attention worked on the dead character (FR-CHK-5). Returns ``"incapacitado"``
+    or ``"permanente"``.
+
+    Double submits draw nothing and answer like the first: the same ``request_key`` again returns
+    the first result; without a key, a second call for a character nobody has touched since the
+    Mayor's last death roll for them (the row's ``updated_at`` is the one that roll left) is that
+    roll's double submit and returns its result."""
     session = _lock(session)
     done = session.tallies.get("death_rolls", {})
     if request_key and request_key in done:
         return done[request_key]
+    last = session.tallies.get("death_rolled", {}).get(str(character.pk))
+    if not request_key and last:
+        touched = Character.objects.filter(pk=character.pk).values_list("updated_at", flat=True).first()
+        if touched is not None and touched.isoformat() == last["at"]:
+            return last["result"]
     log = _Log(session, by, [])
     character, sheet, result = _death_roll(session, log, character, turns=_turns_since_death(session, character))
     if request_key:
         session.tallies.setdefault("death_rolls", {})[request_key] = result
-        session.save(update_fields=["tallies"])
+    session.tallies.setdefault("death_rolled", {})[str(character.pk)] = {"result": result,
+                                                                         "at": character.updated_at.isoformat()}
+    session.save(update_fields=["tallies"])
     _sync_combat(session, character, sheet, log)
     log.flush()
     return result
@@ -1801,15 +1975,22 @@ def exchange_choose(*, exchange: Exchange, by, step: str, picks: Sequence[str]) 
     """The chooser of ``step`` picks card(s) (FR-EXCH-2, -3, -6, FR-SOB-1): each pick is a card the
     chooser may see, or ``"#n"``, the n-th face-down card offered (:func:`exchange_choices`). The
     last step makes the engine do the whole exchange; in phase 1 the winner then sees their own
-    deck (FR-EXCH-7). The same step with the same picks again is a no-op; a stale or settled
-    exchange refuses."""
+    deck (FR-EXCH-7). The same step with the same picks again, from the user who took it, is a
+    no-op; a stale or settled exchange refuses.
+
+    The double submit is only the user's who took the step (the chooser's player, or the Mayor
+    when he chose — for a player without a phone or for himself): anybody else gets the answer of
+    any stale step, whatever the picks, so the other side cannot find the card chosen from their
+    deck or given from the chooser's by trying codes (FR-EXCH-6, FR-EXCH-7, FR-MODE-2)."""
     session = _lock(GameSession(pk=exchange.session_id))
     exchange = Exchange.objects.get(pk=exchange.pk)
     picks = [str(p) for p in picks]
+    taken = exchange.chosen.get(f"_{step}") or {}
     if exchange.status == Exchange.Status.PENDING and step == exchange.step:
         pass
-    elif (exchange.chosen.get(f"_{step}") or {}).get("picks") == picks and exchange.status != Exchange.Status.CANCELLED:
-        return exchange  # a double submit of a step already taken
+    elif (taken.get("by") == by.pk and taken.get("picks") == picks
+          and exchange.status != Exchange.Status.CANCELLED):
+        return exchange  # a double submit of a step this user took
     else:
         raise SessionError(E_EXCHANGE_CLOSED)
     actor = exchange_actor(exchange, session, by)
@@ -2503,8 +2684,10 @@ def _treatment_result(session: GameSession, treatment: Treatment, card, log: _Lo
                    rules=["FR-CHK-5", "FR-HLT-2"], prueba=treatment.prueba, patient=patient.name,
                    medical=_duration(health_recovery_time(level, "medical")),
                    rest=_duration(health_recovery_time(level, "rest")))
-    elif speeds:
-        session.tallies.setdefault("medical", {})[str(patient.pk)] = True
+    elif speeds and level == DEATH_LEVEL and _death_roll_pending(session, patient):
+        # FR-HLT-3: only attention given to the dead character, before their death roll, wins the
+        # second card; the FR-HLT-2 flag above ("medical") never does (docs/sessions.md ruling 2)
+        session.tallies.setdefault(DEATH_CARE, {})[str(patient.pk)] = True
         session.save(update_fields=["tallies"])
         log.decide(gettext_noop("Medical attention works for %(patient)s (FR-HLT-3: the death roll draws 2 and keeps "
                                 "the better)."), rules=["FR-CHK-5", "FR-HLT-3"], prueba=treatment.prueba,

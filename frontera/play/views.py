@@ -312,7 +312,8 @@ def table_action(request, pk: int):
         elif action == "drink":
             services.drink(session=session, by=request.user, character=character)
         elif action == "death":
-            services.death_roll(session=session, by=request.user, character=character)
+            services.death_roll(session=session, by=request.user, character=character,
+                                request_key=data["request_key"])
         elif action in ("dmh1", "dmh2"):
             services.dead_mans_hand(session=session, by=request.user, character=character, count=int(action[-1]))
         elif action == "rest":
@@ -428,9 +429,13 @@ def combat_draw(request, pk: int, combat_id: int, character_id: int):
 @login_required
 @require_POST
 def combat_choose(request, pk: int, combat_id: int, character_id: int):
+    """The holder of a fighter's hand locks in their card(s). The cards posted are checked against
+    the hand by the service, under its lock and after it has asked whether the user holds that
+    hand, so a user who does not (the Mayor for a protagonist) gets one answer whatever the cards
+    (FR-CMB-1)."""
     session, combat = _combat_for(request, pk, combat_id)
     character = _fighter_for(request, session, combat, character_id)
-    form = CombatChooseForm(request.POST, hand=combat.state.get("hands", {}).get(f"k{character.pk}", []))
+    form = CombatChooseForm(request.POST, hand=request.POST.getlist("cards"))
     if not form.is_valid():
         return _done_combat(request, session, _("Choose among the cards you drew."))
     try:

@@ -212,11 +212,17 @@ def test_fr_hlt_3_reaching_muerto_in_a_fight_calls_for_the_death_roll_which_the_
 
 
 def test_fr_hlt_3_with_medical_attention_the_death_roll_draws_two():
+    """FR-HLT-3, FR-CHK-5: attention that works on the dead hero, before the roll, wins the second
+    card (given here through the healer's real Cabeza (Saber) check, a low ♦: an Éxito)."""
     session, mayor, [(p1, hero)], (m1,), combat = _fight(
         minions=1, before=lambda seated, extras: set_tracks(seated[0][1], health=-3))
     _kill_in_combat(session, mayor, hero, m1, combat)
-    GameSession.objects.filter(pk=session.pk).update(tallies={**GameSession.objects.get(pk=session.pk).tallies,
-                                                              "medical": {str(hero.pk): True}})
+    treatment = services.medical_request(session=session, by=mayor, healer=m1, patient=hero)
+    part = treatment.prueba.participants.get()
+    stack_pile(session, ["1:2D"])
+    part = services.check_draw(participant=part, by=mayor)
+    services.check_choose(participant=part, by=mayor, card="1:2D")
+    assert Treatment.objects.get(pk=treatment.pk).speeds is True
     result = services.death_roll(session=session, by=mayor, character=hero)
     roll = [e for e in _decisions(session, "FR-HLT-3") if e.message.startswith("Death roll")][-1]
     assert len(roll.params["cards"].split()) == 2 and "FR-CHK-5" in roll.rules
