@@ -348,3 +348,19 @@ class PistolDuel(models.Model):
 
     def __str__(self) -> str:
         return f"pistol duel {self.pk}"
+
+
+class ActionKey(models.Model):
+    """A table action already done (the Mayor's tools: track changes, threats, drinks, accidents,
+    rest, dead man's hands): its form's request key, so a double submit is one action. Written in
+    the action's own transaction, so a refused action leaves no key and can be sent again."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="action_keys")
+    key = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "key"], name="one_action_per_key")]
+
+    def __str__(self) -> str:
+        return f"{self.session_id}:{self.key}"

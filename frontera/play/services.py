@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from dataclasses import replace as dataclass_replace
 from datetime import date as date_cls
@@ -35,6 +35,7 @@ from frontera.live.bus import publish_on_commit
 from frontera.messages import engine_text
 from frontera.play.models import (
     MAYOR_SEAT,
+    ActionKey,
     Check,
     CombatRound,
     Exchange,
@@ -896,6 +897,22 @@ def accident(*, session: GameSession, by, character: Character, cause: str, metr
 
 
 @transaction.atomic
+def table_action_once[T](*, session: GameSession, request_key: str, run: Callable[[], T]) -> T | None:
+    """Run one of the Mayor's table tools (``run``: a track change, threat, drink, accident, rest,
+    dead man's hand, death roll) once per form submission: a second submit with the same
+    ``request_key`` does nothing and returns ``None``. The key is stored in the action's own
+    transaction, under the session's row lock, so a refused action can be sent again."""
+    if not request_key:
+        return run()
+    with transaction.atomic():
+        GameSession.objects.select_for_update().only("pk").get(pk=session.pk)
+        if ActionKey.objects.filter(session=session, key=request_key).exists():
+            return None
+        result = run()
+        ActionKey.objects.create(session=session, key=request_key)
+    return result
+
+
 def threat(*, session: GameSession, by, character: Character) -> Character:
     """FR-MOR-3: the Mayor draws a random card; above the character's Confianza it costs 1 level of
     Moral. RULING (docs/sessions.md): the card is drawn like the Mayor's own one-card check and

@@ -303,24 +303,29 @@ def table_action(request, pk: int):
     data = form.cleaned_data
     character = get_object_or_404(Character, pk=int(data["character"]), campaign=session.campaign)
     action = data["action"]
-    try:
+
+    def run():
         if action in ("health", "morale", "sobriety"):
-            services.track_change(session=session, by=request.user, character=character, track=action,
-                                  amount=data["amount"] or 0, note=data["note"])
-        elif action == "threat":
-            services.threat(session=session, by=request.user, character=character)
-        elif action == "drink":
-            services.drink(session=session, by=request.user, character=character)
-        elif action == "death":
-            services.death_roll(session=session, by=request.user, character=character,
-                                request_key=data["request_key"])
-        elif action in ("dmh1", "dmh2"):
-            services.dead_mans_hand(session=session, by=request.user, character=character, count=int(action[-1]))
-        elif action == "rest":
-            services.rest(session=session, by=request.user, character=character, hours=data["hours"] or 0)
-        else:
-            services.accident(session=session, by=request.user, character=character, cause=action,
-                              metres=data["metres"] if action == "fall" else None, agility=data["agility"] or None)
+            return services.track_change(session=session, by=request.user, character=character, track=action,
+                                         amount=data["amount"] or 0, note=data["note"])
+        if action == "threat":
+            return services.threat(session=session, by=request.user, character=character)
+        if action == "drink":
+            return services.drink(session=session, by=request.user, character=character)
+        if action == "death":
+            return services.death_roll(session=session, by=request.user, character=character,
+                                       request_key=data["request_key"])
+        if action in ("dmh1", "dmh2"):
+            return services.dead_mans_hand(session=session, by=request.user, character=character,
+                                           count=int(action[-1]))
+        if action == "rest":
+            return services.rest(session=session, by=request.user, character=character, hours=data["hours"] or 0)
+        return services.accident(session=session, by=request.user, character=character, cause=action,
+                                 metres=data["metres"] if action == "fall" else None,
+                                 agility=data["agility"] or None)
+
+    try:
+        services.table_action_once(session=session, request_key=data["request_key"], run=run)
     except SessionError as err:
         return _done(request, session, error=str(err))
     return _done(request, session)

@@ -20,8 +20,8 @@ from tests.cardgames.palmera_boom_checks import (
     random_playout,
 )
 from tests.cardgames.test_boom import make_state
+from tests.cardgames.test_engines_common import Fuzz, fuzz, report
 
-GAMES = 210  # cheap checks, a third each with 2, 3 and 4 seats
 FULL_GAMES = 12  # views, determinisation and round trips after every action
 MAX_PLIES = 2 * MAX_TURNS + 2  # two actions a turn; the turn limit ends every game
 DECK = Counter(full_deck())
@@ -43,23 +43,6 @@ def check_invariants(before, seat, action, after, rng):
         view = bo.view(after, who)
         sample = bo.determinize(view, who, rng)
         assert bo.view(sample, who) == view and card_count(sample) == DECK
-
-
-def test_bo_1_to_11_random_playouts_apply_end_and_conserve_cards():
-    """BO-1..BO-11 with 2, 3 and 4 seats: legal actions apply, games end, cards are conserved."""
-    results = Counter()
-    for seed in range(GAMES):
-        seats = 2 + seed % 3
-        final = random_playout(bo, seats, seed, check_conservation, MAX_PLIES)
-        result = bo.outcome(final)
-        assert result is not None and bo.to_move(final) == []
-        alive = [s for s in range(seats) if final["alive"][s]]
-        if result["draw"]:
-            assert final["turns"] >= MAX_TURNS or alive == []
-        else:
-            assert result["winners"] == alive and len(alive) == 1
-        results[(seats, result["draw"])] += 1
-    assert all(results[(seats, False)] > 0 for seats in (2, 3, 4))
 
 
 def test_bo_random_playouts_views_hide_and_determinize_agrees():
@@ -161,3 +144,54 @@ def test_strong_bot_looks_one_round_ahead():
     seat = state["turn"]
     action = bot.choose(bo, bo.view(state, seat), seat, bo.legal_actions(state, seat), random.Random(1))
     assert action in bo.legal_actions(state, seat) and bot.max_plies == 2 * 2 + 1
+
+
+# --------------------------------------------------------------------------- thousands of playouts
+
+PLAYOUTS = 2001  # a third each with 2, 3 and 4 seats
+
+
+def _hidden(state: dict, viewer: int | None) -> list[str]:
+    """The deck, the discard and every hand but the viewer's own."""
+    hidden = [*state["deck"], *state["discard"]]
+    return hidden + [c for seat in range(state["seats"]) if seat != viewer for c in state["hands"][seat]]
+
+
+def _cards(state: dict) -> list[str]:
+    cards = [*state["deck"], *state["discard"]]
+    for seat in range(state["seats"]):
+        cards += state["hands"][seat]
+        for storage in state["boards"][seat]:
+            cards += [storage["card"], *storage["on"]]
+    return cards
+
+
+FUZZ = Fuzz(engine=bo, cards=_cards, hidden=_hidden,
+            garbage=lambda rng, state, seat, legal, foreign: garbage_actions(rng, legal, foreign),
+            max_plies=MAX_PLIES, full_every=100, final=lambda state, plies: _final(state))
+
+
+def _final(state: dict) -> None:
+    """BO-10: the last seat with life wins; a draw when every seat went at once or at the turn limit."""
+    assert Counter(_cards(state)) == DECK, "BO-1: the 52 cards of one deck"
+    result = bo.outcome(state)
+    alive = [s for s in range(state["seats"]) if state["alive"][s]]
+    if result["draw"]:
+        assert state["turns"] >= MAX_TURNS or alive == []
+    else:
+        assert result["winners"] == alive and len(alive) == 1
+
+
+def test_bo_2001_random_playouts_keep_every_property(record_property):
+    """BO-1..BO-11 over 2001 seeded games, 667 each with 2, 3 and 4 seats: every listed action
+    applies, every game ends within the turn bound, no card is created or lost (BO-1), no view
+    shows a hidden card (other hands, deck, discard), JSON round-trips, garbage raises IllegalAction
+    only (see the fuzzer in test_engines_common.py for which check runs on which ply)."""
+    totals = fuzz(__name__, [(2 + seed % 3, 20_000 + seed) for seed in range(PLAYOUTS)])
+    report(record_property, "boom", totals)
+    assert totals.games == PLAYOUTS
+    assert totals.longest <= MAX_PLIES
+    assert totals.full_checks >= 3 * PLAYOUTS
+    for seats in (2, 3, 4):
+        assert sum(n for (s, _), n in totals.outcomes.items() if s == seats) == PLAYOUTS // 3
+        assert totals.outcomes[(seats, "win")] > 0

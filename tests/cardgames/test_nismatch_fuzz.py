@@ -16,7 +16,8 @@ from cardgames.engines import IllegalAction
 from cardgames.engines import nismatch as nm
 from cardgames.engines.bots import RandomBot, play_game, seat_result
 from cardgames.engines.nismatch.bot import NismatchBot
-from tests.cardgames.test_nismatch_helpers import all_codes, leaked, located_codes
+from tests.cardgames.test_engines_common import Fuzz, fuzz, report
+from tests.cardgames.test_nismatch_helpers import all_codes, hidden_from, leaked, located_codes
 
 PLY_BOUND = 3000  # NM-R12: every game ends by War Spoils or an empty Arsenal well before this
 
@@ -125,18 +126,6 @@ def test_nm_random_playouts_keep_every_invariant(seed):
         assert result["scores"][str(result["winners"][0])] == 5
 
 
-def test_nm_many_fast_playouts_end_and_conserve_cards():
-    """NM-1/NM-R12: 50 more seeded games, cheaper checks (cards and end) after every game."""
-    reasons = set()
-    for seed in range(100, 150):
-        s, history = playout(seed, "random" if seed % 3 else "policy", checks=False)
-        assert located_codes(s) == all_codes(s)
-        assert nm.outcome(s)["winners"]
-        reasons.add(s["end_reason"])
-        assert len(history) < PLY_BOUND
-    assert reasons == {"spoils", "empty_arsenal"}
-
-
 def test_nm_same_seed_and_actions_give_the_same_states():
     """Determinism: replaying the same seed and actions reproduces every state."""
     s, history = playout(42, "policy", checks=False)
@@ -192,6 +181,22 @@ def _mid_games() -> list[dict]:
 _MID_GAMES = _mid_games()
 
 
+def test_nm_copy_state_is_a_json_round_trip():
+    """The fast deep copy used by apply, views and to_json/from_json gives exactly what a JSON
+    round trip gives (and shares no list or dict with its input); non-JSON data (a tuple, an int
+    key) falls back to the round trip."""
+    from cardgames.engines.nismatch.engine import copy_state
+
+    for s in _MID_GAMES:
+        copy = copy_state(s)
+        assert copy == json.loads(json.dumps(s))
+        copy["players"][0]["hand"].append("x")
+        copy["log"].append({})
+        assert copy != s and nm.from_json(s) == s
+    odd = {"a": (1, 2), "b": {3: [None, 2.5, True]}, "c": "x"}
+    assert copy_state(odd) == json.loads(json.dumps(odd)) == {"a": [1, 2], "b": {"3": [None, 2.5, True]}, "c": "x"}
+
+
 def test_nm_view_hides_the_rng_and_other_hands():
     """Views carry counts for hidden zones and never the RNG (it would reveal the Arsenal order)."""
     s = _MID_GAMES[-1]
@@ -232,3 +237,54 @@ def test_nm_engine_imports_no_django():
     """Engines are pure: importing Nismatch pulls in no Django."""
     code = "import sys, cardgames.engines.nismatch; assert not any(m.startswith('django') for m in sys.modules)"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=str(__import__("pathlib").Path(__file__).parents[2]))
+
+
+# --------------------------------------------------------------------------- thousands of playouts
+
+PLAYOUTS = 2000
+def _cards(s: dict) -> list[str]:
+    """Every card wherever it is (NM-3 zones, hand, stack): :func:`located_codes` as a list."""
+    cards = []
+    for p in s["players"]:
+        cards += p["arsenal"] + p["hand"] + p["spoils"] + p["scrapyard"] + p["demolition"]
+        cards += [slot["card"] for slot in p["unit"].values() if slot is not None]
+        cards += [ws["card"] for ws in p["workshops"].values() if ws is not None]
+        if p["facedown"] is not None:
+            cards.append(p["facedown"])
+    return cards + [g["card"] for g in s["stack"] if g["kind"] == "support"]
+
+
+FUZZ = Fuzz(engine=nm, cards=_cards, hidden=hidden_from,
+            garbage=lambda rng, s, seat, legal, foreign: garbage(rng, s, seat, foreign),
+            max_plies=PLY_BOUND, full_every=100, final=lambda s, plies: _final(s))
+
+
+def _final(s: dict) -> str:
+    """NM-1: 5 War Spoils or an empty Arsenal ends the game; NM-3: every card of both decks is
+    somewhere."""
+    assert located_codes(s) == all_codes(s)
+    result = nm.outcome(s)
+    assert result["winners"] and not result["draw"]
+    assert s["end_reason"] in ("spoils", "empty_arsenal")
+    if s["end_reason"] == "spoils":
+        assert result["scores"][str(result["winners"][0])] == 5
+    return s["end_reason"]
+
+
+def playout_policy(seed: int):
+    """Two games in three uniformly random, one with the bots' rollout policy."""
+    return _policy("policy" if seed % 3 == 0 else "random")
+
+
+def test_nm_2000_random_playouts_keep_every_property(record_property):
+    """NM-1..NM-11 over 2000 seeded 1v1 games: every listed action applies, every game ends within
+    the ply bound (NM-1, NM-R12), no card is created or lost (NM-3), no view shows a hidden card,
+    JSON round-trips, garbage raises IllegalAction only (see the fuzzer in test_engines_common.py
+    for which check runs on which ply)."""
+    totals = fuzz(__name__, [(2, seed) for seed in range(10_000, 10_000 + PLAYOUTS)])
+    report(record_property, "nismatch", totals)
+    assert totals.games == PLAYOUTS
+    assert totals.longest < PLY_BOUND
+    assert totals.full_checks >= 3 * PLAYOUTS
+    assert totals.outcomes[(2, "win")] == PLAYOUTS  # NM-1: a game always has a winner
+    assert set(totals.tags) == {"spoils", "empty_arsenal"}  # both ways to end a game happen

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from cardgames.engines import palmera as pa
 from cardgames.engines.bots import MonteCarloBot, RandomBot, play_game, seat_result
 from cardgames.engines.palmera.rules import suit_cards
+from tests.cardgames.test_engines_common import Fuzz, fuzz, report
 from tests.cardgames.palmera_boom_checks import (
     check_rejects,
     garbage_actions,
@@ -19,7 +20,6 @@ from tests.cardgames.palmera_boom_checks import (
     random_playout,
 )
 
-GAMES = 1200  # cheap checks
 FULL_GAMES = 150  # views, determinisation and round trips after every action
 MAX_PLIES = 80  # 26 placements and at most 26 peeks per round... far less in practice
 
@@ -60,17 +60,6 @@ def check_invariants(before, seat, action, after, rng):
         sample = pa.determinize(view, who, rng)
         assert pa.view(sample, who) == view
         assert cards_of(sample, 0) == sorted(suit_cards(0)) and cards_of(sample, 1) == sorted(suit_cards(1))
-
-
-def test_pa_1_to_10_random_playouts_apply_end_and_conserve_cards():
-    """PA-1..PA-10: legal actions always apply, games end in two rounds, no card is made or lost."""
-    lengths = []
-    for seed in range(GAMES):
-        plies = []
-        final = random_playout(pa, 2, seed, lambda *a: (check_conservation(*a), plies.append(1)), MAX_PLIES)
-        assert pa.outcome(final) is not None and len(final["scores"]) == 2
-        lengths.append(len(plies))
-    assert 52 <= min(lengths) and max(lengths) <= MAX_PLIES
 
 
 def test_pa_7_random_playouts_views_hide_and_determinize_agrees():
@@ -148,3 +137,36 @@ def test_evaluate_is_in_unit_range_and_favours_the_leader():
     winner = pa.outcome(state)["winners"]
     if winner:
         assert pa.evaluate(state, winner[0]) > 0.5 > pa.evaluate(state, 1 - winner[0])
+
+
+# --------------------------------------------------------------------------- thousands of playouts
+
+PLAYOUTS = 2000
+def _cards(state: dict) -> list[str]:
+    """Every card with the seat whose zones hold it (PA-1: a card never changes sides)."""
+    return [f"{seat}:{card}" for seat in (0, 1) for card in cards_of(state, seat)]
+
+
+FUZZ = Fuzz(engine=pa, cards=_cards, hidden=hidden_from,
+            garbage=lambda rng, state, seat, legal, foreign: garbage_actions(rng, legal, foreign),
+            max_plies=MAX_PLIES, full_every=15, final=lambda state, plies: _final(state, plies))
+
+
+def _final(state: dict, plies: int) -> None:
+    """PA-1: two rounds of 26 placements (plus peeks), both scored; 13 cards of its suit per seat."""
+    assert len(state["scores"]) == 2 and 52 <= plies <= MAX_PLIES
+    for seat in (0, 1):
+        assert cards_of(state, seat) == sorted(suit_cards(seat))
+
+
+def test_pa_2000_random_playouts_keep_every_property(record_property):
+    """PA-1..PA-10 over 2000 seeded games: every listed action applies, every game ends within the
+    ply bound, each seat keeps its 13 cards (PA-1), no view shows a card its seat may not see
+    (PA-7), JSON round-trips, garbage raises IllegalAction only (see the fuzzer in
+    test_engines_common.py for which check runs on which ply)."""
+    totals = fuzz(__name__, [(2, seed) for seed in range(30_000, 30_000 + PLAYOUTS)])
+    report(record_property, "palmera", totals)
+    assert totals.games == PLAYOUTS
+    assert totals.longest <= MAX_PLIES
+    assert totals.full_checks >= 3 * PLAYOUTS
+    assert totals.outcomes[(2, "win")] > 0

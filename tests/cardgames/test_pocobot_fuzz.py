@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 from cardgames.engines import IllegalAction
 from cardgames.engines import pocobot as pb
 from cardgames.engines.bots import RandomBot, play_game, seat_result
-from cardgames.engines.pocobot.cards import DECK
-from cardgames.engines.pocobot.panel import panel_cards
+from cardgames.engines.pocobot import game
+from cardgames.engines.pocobot.cards import DECK, MODULES, is_figure, is_numeric, suit
+from cardgames.engines.pocobot.panel import capacity, copy_panel, panel_cards
+from tests.cardgames.test_engines_common import Fuzz, fuzz, junk_actions, report
 
 MAX_PLIES = 2 * pb.MAX_TURNS + 2  # every turn is one action plus at most one dodge (PB-18)
 
@@ -143,6 +145,75 @@ def test_short_random_playouts_keep_the_invariants(seed, mix, plies):
         state = pb.apply(state, seat, action)
 
 
+def _reference_single_ops(panel: dict, hand: list[str]) -> list[dict]:
+    """The engine's original, straightforward op enumeration (before the speed-up of issue #4)."""
+    ops: list[dict] = []
+    for card in hand:
+        if is_numeric(card):
+            zone = suit(card)
+            if zone == "D" or len(panel[zone]) < capacity(panel, zone):
+                ops.append({"op": "place", "card": card})
+        elif is_figure(card):
+            if panel["pilot"] is None and suit(card) != "D":
+                ops.append({"op": "pilot", "card": card})
+            if panel["pilot"] is not None and panel["copilot"] is None:
+                if suit(card) == "D":
+                    ops.extend({"op": "copilot", "card": card, "module": m} for m in MODULES)
+                else:
+                    ops.append({"op": "copilot", "card": card})
+        elif panel["booster"] is None:
+            ops.append({"op": "booster", "card": card})
+    for zone in ("S", "H", "C", "D"):
+        ops.extend({"op": "remove", "card": c} for c in panel[zone])
+    crew = [panel["copilot"], panel["booster"]] + ([panel["pilot"]] if panel["copilot"] is None else [])
+    for card in crew:
+        if card is not None:
+            ops.extend(game._removals(panel, card))
+    return ops
+
+
+def _reference_modify_actions(panel: dict, hand: list[str]) -> list[dict]:
+    """The original modify enumeration: apply every op and op pair to copies, keep the first
+    spelling of each distinct (panel, discarded cards) result."""
+    seen: set = set()
+    actions: list[dict] = []
+
+    def record(ops, p, out):
+        key = (tuple(tuple(p[z]) for z in "SHCD"), p["pilot"], p["copilot"], p["copilot_module"], p["booster"],
+               tuple(sorted(out)))
+        if key not in seen:
+            seen.add(key)
+            actions.append({"type": "modify", "ops": ops})
+
+    firsts = []
+    for op1 in _reference_single_ops(panel, hand):
+        p1, h1 = copy_panel(panel), list(hand)
+        out1 = game._do_op_unchecked(p1, h1, op1)
+        record([op1], p1, out1)
+        firsts.append((op1, p1, h1, out1))
+    for op1, p1, h1, out1 in firsts:
+        for op2 in _reference_single_ops(p1, h1):
+            p2, h2 = copy_panel(p1), list(h1)
+            out2 = game._do_op_unchecked(p2, h2, op2)
+            record([op1, op2], p2, out1 + out2)
+    return actions
+
+
+def test_pb_8_modify_listing_matches_the_reference_enumeration(games):
+    """PB-8 (and PB-3/PB-4 through the removals): the fast modify enumeration lists exactly the
+    actions, in the same order, of the straightforward one it replaced (apply each op and op pair
+    to a copy of the panel and keep the first spelling of each result)."""
+    checked = 0
+    for history, _ in games:
+        for state in history[::2]:
+            for seat in pb.to_move(state):
+                if state["phase"] == "action":
+                    panel, hand = state["panels"][seat], state["hands"][seat]
+                    assert game._modify_actions(panel, hand) == _reference_modify_actions(panel, hand)
+                    checked += 1
+    assert checked > 500
+
+
 # --------------------------------------------------------------------------- garbage input
 
 CARD = st.sampled_from([*DECK, "JK", "1S", "", "10X"])
@@ -260,3 +331,82 @@ def test_strong_bot_beats_random_bot():
         state, _ = play_game(pb, bots, 500 + game)
         score += seat_result(pb, state, game % 2)
     assert score >= 8
+
+
+# --------------------------------------------------------------------------- thousands of playouts
+
+PLAYOUTS = 2000
+# The share of fast-policy plies in a game, by seed: the policy builds a mecha and attacks, so
+# games end by a collapse (PB-16) within ~100 plies; one game in 20 is purely random and lasts to
+# the turn limit (PB-18).
+POLICY_MIX = (0.25, 0.3, 0.35, 0.3) * 4 + (0.25, 0.3, 0.35, 0.0)
+
+
+def _cards(state: dict) -> list[str]:
+    return [*state["deck"], *state["discard"], *state["removed"], *state["hands"][0], *state["hands"][1],
+            *panel_cards(state["panels"][0]), *panel_cards(state["panels"][1])]
+
+
+def _hidden(state: dict, viewer: int | None) -> list[str]:
+    """The draw pile and every hand but the viewer's own."""
+    return [*state["deck"], *(c for seat in (0, 1) if seat != viewer for c in state["hands"][seat])]
+
+
+JUNK_CARDS = [*DECK[:6], "JK", "1S", "", "10X", None, 3, True, ["2S"], {"card": "2S"}]
+TYPES_LIST = ["modify", "burn", "crew_draw", "fuel_attack", "projectile", "pass", "dodge", "attack", "MODIFY",
+              "", None, 3]
+
+
+def _garbage(rng, state, seat, legal, foreign):
+    return junk_actions(rng, legal, foreign, keys=KEYS, types=TYPES_LIST, values=JUNK_CARDS)
+
+
+def _illegal(rng, state, seat):
+    """Actions no spelling makes legal: cards from the pile or the other hand, no or three ops."""
+    other_hand = state["hands"][1 - seat]
+    return [
+        {"type": "modify", "ops": []},
+        {"type": "modify", "ops": [{"op": "place", "card": c} for c in state["deck"][-3:]]},
+        {"type": "pass", "cards": state["deck"][-2:]},
+        {"type": "burn", "card": other_hand[0] if other_hand else "AD"},
+        {"type": "dodge", "card": "AD"},
+        {"type": "projectile", "card": state["deck"][-1] if state["deck"] else "JK"},
+    ]
+
+
+def _final(state: dict, plies: int) -> None:
+    """PB-16/PB-18: a collapse wins for the attacker; otherwise turn 300 ends it in a draw; the 52
+    cards of the deck are all somewhere."""
+    assert sorted(_cards(state)) == sorted(DECK)
+    assert state["turn"] <= pb.MAX_TURNS and plies <= MAX_PLIES
+    if state["draw"]:
+        assert state["turn"] == pb.MAX_TURNS and state["winner"] is None
+    else:
+        assert state["winner"] in (0, 1) and pb.outcome(state)["winners"] == [state["winner"]]
+
+
+FUZZ = Fuzz(engine=pb, cards=_cards, hidden=_hidden, garbage=_garbage, max_plies=MAX_PLIES, full_every=30,
+            listed_only=False, illegal=_illegal, final=_final)
+
+
+def playout_policy(seed: int):
+    """Each ply the fast policy with probability ``mix`` (by seed), else a uniformly random listed action."""
+    mix = POLICY_MIX[seed % len(POLICY_MIX)]
+
+    def choose(state, seat, actions, rng):
+        return pb.policy_action(state, seat, rng) if rng.random() < mix else rng.choice(actions)
+
+    return choose
+
+
+def test_pocobot_2000_random_playouts_keep_every_property(record_property):
+    """PB-1..PB-18 over 2000 seeded games (a random or fast-policy action each ply): every listed
+    action applies, every game ends within the turn bound (PB-18), no card is created or lost,
+    no view shows another seat's hand or the pile, JSON round-trips, garbage raises IllegalAction
+    only (the fuzzer in test_engines_common.py says which check runs on which ply)."""
+    totals = fuzz(__name__, [(2, seed) for seed in range(PLAYOUTS)])
+    report(record_property, "pocobot", totals)
+    assert totals.games == PLAYOUTS
+    assert totals.longest <= MAX_PLIES
+    assert totals.full_checks >= 3 * PLAYOUTS
+    assert totals.outcomes[(2, "win")] and totals.outcomes[(2, "draw")]
