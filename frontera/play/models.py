@@ -190,6 +190,9 @@ class CombatRound(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="combats")
     turn = models.PositiveIntegerField(default=1)
     state = models.JSONField(default=dict)
+    # This turn's draws made by the Mayor for a protagonist (fighter key → user id): he holds that
+    # hand with its player, as with checks (a player with no phone at hand).
+    drawn_by = models.JSONField(default=dict)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

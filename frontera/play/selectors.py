@@ -558,7 +558,7 @@ def _death_turns_left(session: GameSession, combat: CombatRound, character_id: i
 
 def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
     """The open fight as this viewer may see it: declarations are public; a hand is seen by its
-    holder only (the player, or the Mayor for NPCs and minions); chosen cards by their holder until
+    holder only (the player, or the Mayor for NPCs and minions and for a hand he drew for a player); chosen cards by their holder until
     the one reveal, then by everyone; unchosen cards never (FR-CMB-1)."""
     combat = CombatRound.objects.filter(session=session, status=CombatRound.Status.OPEN).first()
     if combat is None:
@@ -576,7 +576,8 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
         if totals:  # the revealed result is on the sheet already; the round applies it next turn
             spec = {**spec, "health": totals["health_after"], "morale": totals["morale_after"]}
         own = seat_key(character.pk) in viewer.seats
-        holds = own or (viewer.is_mayor and character.kind != Character.Kind.PROTAGONIST)
+        holds = own or (viewer.is_mayor and (character.kind != Character.Kind.PROTAGONIST
+                                             or combat.drawn_by.get(key) == viewer.user.pk))
         can_act = viewer.is_mayor or own
         decl = state["declarations"].get(key)
         hand = state["hands"].get(key)

@@ -1293,7 +1293,9 @@ def combat_draw(*, combat: CombatRound, by, character: Character) -> CombatRound
         raise SessionError(_combat_message(err, combat)) from err
     _save_state(session, state)
     combat.state = round_state
-    combat.save(update_fields=["state"])
+    if character.kind == Character.Kind.PROTAGONIST and not _plays_own_seat(session, by, seat_key(character.pk)):
+        combat.drawn_by = {**combat.drawn_by, key: by.pk}  # the Mayor drew for the player: he holds it too
+    combat.save(update_fields=["state", "drawn_by"])
     log = _Log(session, by, [])
     _explain_moves(log, events, None)
     log.cards(events, before, state)
@@ -1307,14 +1309,17 @@ def combat_draw(*, combat: CombatRound, by, character: Character) -> CombatRound
 E_CHOOSE_DRAWN = _("Choose among the cards you drew.")
 
 
-def _holds_hand(session: GameSession, by, character: Character) -> bool:
+def _holds_hand(session: GameSession, by, character: Character, combat: CombatRound) -> bool:
     """Whether ``by`` holds a fighter's hand, and so chooses from it — the rule of
-    ``selectors.combat_view``: the player of a protagonist, the Mayor for NPCs and minions. The
-    Mayor never holds a protagonist's hand in a fight, not even one he drew for them (FR-CMB-1)."""
+    ``selectors.combat_view``: the player of a protagonist, the Mayor for NPCs and minions, and the
+    Mayor for a protagonist's hand he drew himself this turn (a player with no phone at hand, as
+    with checks). A hand the player drew on their phone is never the Mayor's (FR-CMB-1)."""
     from frontera.campaigns.permissions import is_mayor_of
 
     if character.kind != Character.Kind.PROTAGONIST:
         return is_mayor_of(by, session.campaign)
+    if combat.drawn_by.get(combat_key(character.pk)) == by.pk:
+        return True
     return _plays_own_seat(session, by, seat_key(character.pk))
 
 
@@ -1326,11 +1331,11 @@ def combat_choose(*, combat: CombatRound, by, character: Character, cards: Seque
     (:func:`combat_reveal`).
 
     Only the holder of the hand chooses (:func:`_holds_hand`): anybody else — the Mayor for a
-    protagonist — gets one and the same refusal whatever the cards, before anything about the hand
+    protagonist whose player drew — gets one and the same refusal whatever the cards, before anything about the hand
     or the locked-in choice is looked at; the double submit is the holder's alone."""
     session, combat = _lock_combat(combat)
     key = combat_key(character.pk)
-    if key not in combat.state.get("combatants", {}) or not _holds_hand(session, by, character):
+    if key not in combat.state.get("combatants", {}) or not _holds_hand(session, by, character, combat):
         raise SessionError(E_NOT_YOUR_HAND % {"name": character.name})
     cards = [str(uid) for uid in cards]
     if key in combat.state.get("plays", {}) and sorted(p["card"] for p in combat.state["plays"][key]) == sorted(cards):
@@ -1460,7 +1465,8 @@ def combat_next_turn(*, combat: CombatRound, by) -> CombatRound:
                                                  penalty=_penalty(sheet))
     combat.state = state
     combat.turn = state["turn"]
-    combat.save(update_fields=["state", "turn"])
+    combat.drawn_by = {}
+    combat.save(update_fields=["state", "turn", "drawn_by"])
     log.decide(FIGHT_TURN, rules=["FR-CMB-3"], turn=combat.turn)
     log.flush()
     return combat

@@ -171,7 +171,7 @@ def test_fr_cmb_1_the_mayor_cannot_probe_a_protagonists_hand_before_it_is_locked
     services.combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
     services.combat_draw(combat=combat, by=mayor, character=m1)  # NPCs declare and draw first
     services.combat_declare(combat=combat, by=p1, character=hero, technique="pelea", target=m1)
-    services.combat_draw(combat=combat, by=mayor, character=hero)  # the Mayor taps "draw" for him
+    services.combat_draw(combat=combat, by=p1, character=hero)  # drawn on the player's phone: not the Mayor's
     combat.refresh_from_db()
     hand, minion_hand = combat.state["hands"][f"k{hero.pk}"], combat.state["hands"][f"k{m1.pk}"]
     mayor_client = _client(mayor)
