@@ -132,9 +132,18 @@ def card_key(code: str) -> str:
     return code.split(".", 1)[0]
 
 
+_DEF_OF_CODE: dict[str, dict] = {}  # card_def's memo: a code's key never changes
+_DEF_MEMO_SIZE = 4096
+
+
 def card_def(code: str) -> dict:
     """The definition of a physical card code (or of a bare key)."""
-    return CARDS[card_key(code)]
+    found = _DEF_OF_CODE.get(code)
+    if found is None:
+        found = CARDS[card_key(code)]
+        if len(_DEF_OF_CODE) < _DEF_MEMO_SIZE:
+            _DEF_OF_CODE[code] = found
+    return found
 
 
 def deck_codes(deck: str, owner: int) -> list[str]:

@@ -851,8 +851,38 @@ def step(state: dict, seat: int, action: dict) -> dict:
     return state
 
 
+class _NotPlain(Exception):
+    """Raised by :func:`_plain_copy` on anything a JSON round trip would change."""
+
+
+_LEAVES = frozenset((str, int, bool, float, type(None)))
+
+
+def _plain_copy(data):
+    """A deep copy of plain JSON data (dicts with string keys, lists, str/int/bool/float/None),
+    equal to ``json.loads(json.dumps(data))`` and about twice as fast."""
+    kind = type(data)
+    if kind is dict:
+        out = {}
+        for key, value in data.items():
+            if type(key) is not str:
+                raise _NotPlain
+            out[key] = value if type(value) in _LEAVES else _plain_copy(value)
+        return out
+    if kind is list:
+        return [value if type(value) in _LEAVES else _plain_copy(value) for value in data]
+    if kind in _LEAVES:
+        return data
+    raise _NotPlain
+
+
 def copy_state(state: dict) -> dict:
-    return json.loads(json.dumps(state))
+    """A deep copy, exactly as a JSON round trip makes it (which it falls back to for anything
+    that is not plain JSON data, e.g. a tuple or an int key)."""
+    try:
+        return _plain_copy(state)
+    except _NotPlain:
+        return json.loads(json.dumps(state))
 
 
 def _canonical(action: object) -> str | None:
@@ -868,13 +898,15 @@ def apply(state: dict, seat: int, action: dict) -> dict:
         raise IllegalAction(E_GAME_OVER)
     if type(seat) is not int or seat not in state["seats"]:
         raise IllegalAction(E_BAD_SEAT, seat=str(seat))
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str) or _canonical(action) is None:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction(E_MALFORMED)
+    wanted = _canonical(action)
+    if wanted is None:
         raise IllegalAction(E_MALFORMED)
     if action["type"] not in ACTION_TYPES:
         raise IllegalAction(E_UNKNOWN_TYPE, type=action["type"][:40])
     if seat not in to_move(state):
         raise IllegalAction(E_NOT_YOUR_TURN)
-    wanted = _canonical(action)
     legal = next((a for a in legal_actions(state, seat) if _canonical(a) == wanted), None)
     if legal is None:
         template, params = _explain(state, seat, action)

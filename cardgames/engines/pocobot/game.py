@@ -16,7 +16,10 @@ import json
 
 from cardgames.engines import IllegalAction, draw_rng, gettext_noop, new_rng_state
 from cardgames.engines.pocobot.cards import (
+    _SUIT,
+    _VALUE,
     DECK,
+    INDEX,
     MODULES,
     is_ace,
     is_card,
@@ -29,6 +32,9 @@ from cardgames.engines.pocobot.cards import (
     value,
 )
 from cardgames.engines.pocobot.panel import (
+    BASE_CAPACITY,
+    BOOSTER_CAPACITY,
+    CREW_CAPACITY,
     burns_clubs,
     capacities,
     capacity,
@@ -383,33 +389,6 @@ def _do_op_unchecked(panel: dict, hand: list[str], op: dict) -> list[str]:
     return []
 
 
-def _single_ops(panel: dict, hand: list[str]) -> list[dict]:
-    """Every operation legal on this panel and hand (PB-8), forced-discard choices expanded."""
-    ops: list[dict] = []
-    for card in hand:
-        if is_numeric(card):
-            zone = suit(card)
-            if zone == "D" or len(panel[zone]) < capacity(panel, zone):
-                ops.append({"op": "place", "card": card})
-        elif is_figure(card):
-            if panel["pilot"] is None and suit(card) != "D":
-                ops.append({"op": "pilot", "card": card})
-            if panel["pilot"] is not None and panel["copilot"] is None:
-                if suit(card) == "D":
-                    ops.extend({"op": "copilot", "card": card, "module": m} for m in MODULES)
-                else:
-                    ops.append({"op": "copilot", "card": card})
-        elif panel["booster"] is None:
-            ops.append({"op": "booster", "card": card})
-    for zone in ("S", "H", "C", "D"):
-        ops.extend({"op": "remove", "card": c} for c in panel[zone])
-    crew = [panel["copilot"], panel["booster"]] + ([panel["pilot"]] if panel["copilot"] is None else [])
-    for card in crew:
-        if card is not None:
-            ops.extend(_removals(panel, card))
-    return ops
-
-
 def _removals(panel: dict, card: str) -> list[dict]:
     """Removing a crew member or booster, one op per choice of forced discards (PB-4)."""
     trial = copy_panel(panel)
@@ -424,35 +403,159 @@ def _removals(panel: dict, card: str) -> list[dict]:
     return [{"op": "remove", "card": card}]
 
 
+_ZONE_AT = {"S": 0, "H": 1, "C": 2, "D": 3}
+_FIGURES = frozenset(code for code in DECK if is_figure(code))
+_SLOT_AT = {"pilot": 4, "copilot": 5, "booster": 7}
+
+
+def _panel_key(panel: dict) -> tuple:
+    """A panel as one hashable tuple: the four zones, Piloto, Copiloto, its module, Potenciador."""
+    return (
+        tuple(panel["S"]),
+        tuple(panel["H"]),
+        tuple(panel["C"]),
+        tuple(panel["D"]),
+        panel["pilot"],
+        panel["copilot"],
+        panel["copilot_module"],
+        panel["booster"],
+    )
+
+
+def _op_key(key: tuple, op: dict) -> tuple[tuple, tuple]:
+    """The panel key after ``op`` and the cards it discards, for an op legal on that panel: what
+    :func:`_do_op_unchecked` does to a copy, without the copy."""
+    kind, card = op["op"], op["card"]
+    new = list(key)
+    if kind == "place":
+        at = _ZONE_AT[suit(card)]
+        new[at] = tuple(sort_cards((*key[at], card)))
+        return tuple(new), ()
+    if kind == "remove":
+        if card in (key[4], key[5], key[7]):  # a crew member or the Potenciador: unseat it (PB-4)
+            for at in (4, 5, 7):
+                if key[at] == card:
+                    new[at] = None
+            if new[5] is None:
+                new[6] = None
+            dropped = tuple(op.get("discard") or ())
+            if dropped:
+                at = _ZONE_AT[suit(dropped[0])]
+                new[at] = tuple(c for c in key[at] if c not in dropped)
+            return tuple(new), (card, *dropped)
+        at = _ZONE_AT[suit(card)]
+        new[at] = tuple(c for c in key[at] if c != card)
+        return tuple(new), (card,)
+    new[_SLOT_AT[kind]] = card
+    if kind == "copilot":
+        new[6] = op.get("module")
+    return tuple(new), ()
+
+
+def _panel_of(key: tuple) -> dict:
+    """The panel dict of a :func:`_panel_key`."""
+    return {
+        "S": list(key[0]),
+        "H": list(key[1]),
+        "C": list(key[2]),
+        "D": list(key[3]),
+        "pilot": key[4],
+        "copilot": key[5],
+        "copilot_module": key[6],
+        "booster": key[7],
+    }
+
+
+def _key_capacities(key: tuple) -> dict[str, int]:
+    """:func:`capacities` of the panel of ``key`` (PB-3)."""
+    pilot, copilot, booster = key[4], key[5], key[7]
+    raised = (_SUIT[pilot] if pilot is not None else None,
+              None if copilot is None else key[6] if _SUIT[copilot] == "D" else _SUIT[copilot])
+    boosted = _SUIT[booster] if booster is not None else None
+    return {
+        m: BOOSTER_CAPACITY if m == boosted else CREW_CAPACITY if m in raised else BASE_CAPACITY
+        for m in MODULES
+    }
+
+
+def _keyed_ops(key: tuple, hand: list[str]) -> list[tuple]:
+    """Every operation legal on the panel of ``key`` (a :func:`_panel_key`) and ``hand`` (PB-8),
+    forced-discard choices expanded, as ``(op, panel key after, cards discarded)``; ``op`` is a
+    tuple ``(kind, card)`` or ``(kind, card, module)``, or already the op dict for a removal with
+    forced discards."""
+    ops: list[tuple] = []
+    caps = _key_capacities(key)
+    pilot, copilot, booster = key[4], key[5], key[7]
+    for card in hand:
+        zone = _SUIT[card]
+        if card in _VALUE:  # numeric
+            at = _ZONE_AT[zone]
+            if zone == "D" or len(key[at]) < caps[zone]:
+                new = list(key)
+                new[at] = tuple(sorted((*key[at], card), key=INDEX.__getitem__))
+                ops.append((("place", card), tuple(new), ()))
+        elif card in _FIGURES:
+            if pilot is None and zone != "D":
+                ops.append((("pilot", card), (*key[:4], card, *key[5:]), ()))
+            if pilot is not None and copilot is None:
+                if zone == "D":
+                    ops.extend(
+                        (("copilot", card, m), (*key[:5], card, m, key[7]), ()) for m in MODULES
+                    )
+                else:
+                    ops.append((("copilot", card), (*key[:5], card, None, key[7]), ()))
+        elif booster is None:
+            ops.append((("booster", card), (*key[:7], card), ()))
+    for at in range(4):
+        cards = key[at]
+        for card in cards:
+            new = list(key)
+            new[at] = tuple(c for c in cards if c != card)
+            ops.append((("remove", card), tuple(new), (card,)))
+    crew = [copilot, booster] + ([pilot] if copilot is None else [])
+    if crew != [None, None] and crew != [None, None, None]:
+        panel = _panel_of(key)
+        for card in crew:
+            if card is not None:
+                ops.extend((op, *_op_key(key, op)) for op in _removals(panel, card))
+    return ops
+
+
+def _op_dict(op) -> dict:
+    """The op dict of a :func:`_keyed_ops` entry."""
+    if type(op) is dict:
+        return op
+    if len(op) == 3:
+        return {"op": op[0], "card": op[1], "module": op[2]}
+    return {"op": op[0], "card": op[1]}
+
+
 def _modify_actions(panel: dict, hand: list[str]) -> list[dict]:
-    """One modify action per distinct result of one or two operations (PB-8)."""
+    """One modify action per distinct result of one or two operations (PB-8).
+
+    Results are told apart by the panel afterwards and the cards discarded (the hand afterwards
+    follows from them); single operations come first, so the shortest spelling is the one listed.
+    """
     seen: set = set()
     actions: list[dict] = []
-
-    def record(ops: list[dict], p: dict, out: list[str]) -> None:
-        key = (
-            tuple(tuple(p[z]) for z in ("S", "H", "C", "D")),
-            p["pilot"],
-            p["copilot"],
-            p["copilot_module"],
-            p["booster"],
-            tuple(sorted(out)),
-        )
-        if key not in seen:
-            seen.add(key)
-            actions.append({"type": "modify", "ops": ops})
-
     firsts = []
-    for op1 in _single_ops(panel, hand):  # single operations first: the shortest form is listed
-        p1, h1 = copy_panel(panel), list(hand)
-        out1 = _do_op_unchecked(p1, h1, op1)
-        record([op1], p1, out1)
-        firsts.append((op1, p1, h1, out1))
-    for op1, p1, h1, out1 in firsts:
-        for op2 in _single_ops(p1, h1):
-            p2, h2 = copy_panel(p1), list(h1)
-            out2 = _do_op_unchecked(p2, h2, op2)
-            record([op1, op2], p2, out1 + out2)
+    for op1, key1, out1 in _keyed_ops(_panel_key(panel), hand):
+        op1 = _op_dict(op1)  # single operations first: the shortest form is listed
+        result = (key1, tuple(sorted(out1)))
+        if result not in seen:
+            seen.add(result)
+            actions.append({"type": "modify", "ops": [op1]})
+        firsts.append((op1, key1, out1))
+    for op1, key1, out1 in firsts:
+        h1 = list(hand)
+        if op1["op"] != "remove":
+            h1.remove(op1["card"])
+        sorted1 = tuple(sorted(out1))
+        for op2, key2, out2 in _keyed_ops(key1, h1):
+            result = (key2, tuple(sorted(out1 + out2)) if out2 else sorted1)
+            if result not in seen:
+                seen.add(result)
+                actions.append({"type": "modify", "ops": [op1, _op_dict(op2)]})
     return actions
 
 
