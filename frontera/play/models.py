@@ -80,7 +80,24 @@ class Seat(models.Model):
         return seat_key(self.character_id)
 
 
-class Check(models.Model):
+class TableRequest(models.Model):
+    """What the Mayor (or a player) asked the table for through a form: who, when, and the form's
+    ``request_key``, which makes a double submit one action (unique per session when given)."""
+
+    request_key = models.CharField(max_length=40, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "request_key"], condition=~models.Q(request_key=""), name="one_%(class)s_per_request"
+            )
+        ]
+
+
+class Check(TableRequest):
     """A trait check (one or several characters, each on their own) or an opposed check."""
 
     class Kind(models.TextChoices):
@@ -98,17 +115,9 @@ class Check(models.Model):
     difficulty = models.PositiveSmallIntegerField(null=True, blank=True)
     label = models.CharField(max_length=120, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.REQUESTED)
-    request_key = models.CharField(max_length=40, blank=True)  # idempotent double submits
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
+    class Meta(TableRequest.Meta):
         ordering = ["-pk"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["session", "request_key"], condition=~models.Q(request_key=""), name="one_check_per_request"
-            )
-        ]
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk}"
@@ -208,7 +217,7 @@ def combat_key(character_id: int) -> str:
     return f"k{character_id}"
 
 
-class Exchange(models.Model):
+class Exchange(TableRequest):
     """A card exchange (FR-EXCH, Normal mode only). Random ones (ties, a treasure card, death) are
     done at once and kept for idempotent double submits; the others wait for a person's choice: ``step`` names what the ``chooser`` (an engine player) picks next; nothing
     moves until the last step, when the engine does the whole exchange at once.
@@ -243,23 +252,15 @@ class Exchange(models.Model):
     chosen = models.JSONField(default=dict)
     seed = models.BigIntegerField(default=0)  # orders face-down choices (never by value)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    request_key = models.CharField(max_length=40, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
+    class Meta(TableRequest.Meta):
         ordering = ["pk"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["session", "request_key"], condition=~models.Q(request_key=""), name="one_exchange_per_request"
-            )
-        ]
 
     def __str__(self) -> str:
         return f"{self.kind} exchange {self.pk}"
 
 
-class Gamble(models.Model):
+class Gamble(TableRequest):
     """A gambling night (FR-GMB): the banca against the house (``state`` is the engine's banca
     state, ``frontera.rules.gambling.banca_start``), or azar / habilidad between characters, played
     as an opposed check (``prueba``). ``players`` maps character ids to ``{"cheat": bool}``."""
@@ -281,17 +282,9 @@ class Gamble(models.Model):
     state = models.JSONField(default=dict)
     prueba = models.ForeignKey(Check, on_delete=models.SET_NULL, null=True, blank=True, related_name="gambles")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    request_key = models.CharField(max_length=40, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
+    class Meta(TableRequest.Meta):
         ordering = ["pk"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["session", "request_key"], condition=~models.Q(request_key=""), name="one_gamble_per_request"
-            )
-        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.pk}"
@@ -316,7 +309,7 @@ class Treatment(models.Model):
         return f"treatment {self.pk}"
 
 
-class PistolDuel(models.Model):
+class PistolDuel(TableRequest):
     """A pistol duel (FR-CMB-15): opposed Manos (Disparo rápido) between two characters, played as
     an ordinary opposed check (``prueba``, the current round: FR-OPP-5 may call for another one),
     each with the ranged weapon the Mayor named (catalogue keys). Once revealed the loser takes one
@@ -337,17 +330,9 @@ class PistolDuel(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     result = models.JSONField(default=dict)
     exchange = models.ForeignKey(Exchange, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    request_key = models.CharField(max_length=40, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
+    class Meta(TableRequest.Meta):
         ordering = ["pk"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["session", "request_key"], condition=~models.Q(request_key=""), name="one_pistol_duel_per_request"
-            )
-        ]
 
     def __str__(self) -> str:
         return f"pistol duel {self.pk}"

@@ -34,7 +34,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['pk'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('request_key', ''), _negated=True), fields=('session', 'request_key'), name='one_pistol_duel_per_request')],
+                'constraints': [models.UniqueConstraint(condition=models.Q(('request_key', ''), _negated=True), fields=('session', 'request_key'), name='one_pistolduel_per_request')],
             },
         ),
     ]
