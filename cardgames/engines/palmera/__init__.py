@@ -28,6 +28,7 @@ from cardgames.engines.palmera.rules import (
     to_move,
     view,
 )
+from cardgames.engines.palmera.search import make_strong_bot
 
 __all__ = [
     "E_BAD_SQUARE",
@@ -49,6 +50,7 @@ __all__ = [
     "evaluate",
     "from_json",
     "legal_actions",
+    "make_strong_bot",
     "new_game",
     "outcome",
     "rollout_action",

@@ -1,5 +1,7 @@
-"""En la palmera: what the bots need (determinisation, evaluation, rollout policy).
+"""En la palmera: what the shared bots need (determinisation, evaluation, rollout policy).
 
+The strong bot is :mod:`.search` (``make_strong_bot``); this module serves the shared
+:class:`~cardgames.engines.bots.GreedyBot` and :class:`~cardgames.engines.bots.MonteCarloBot`.
 The bots only ever see ``view(state, seat)``. :func:`determinize` rebuilds a full state from it by
 dealing the cards that seat cannot see uniformly at random; :func:`evaluate` scores a full state
 by the points banked plus the squares held, each weighted by its chance to survive the cards the
@@ -162,3 +164,5 @@ def rollout_action(state: dict, seat: int, actions: list[dict], rng: random.Rand
 
 
 STRONG_BOT = {"iterations": 2500, "seconds": 0.1, "max_plies": 1, "exploration": 0.6}
+"""The earlier strong bot (a :class:`~cardgames.engines.bots.MonteCarloBot` with one reply ply),
+kept as a baseline; :func:`cardgames.engines.bots.strong_bot` now takes ``make_strong_bot``."""
