@@ -1382,7 +1382,7 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by) -> None:
     names = _fighter_names(combat)
     before = _engine(session)
     deck_state, moves = before, []
-    for key, hand in state["hands"].items():
+    for key in state["hands"]:
         character_id = int(key[1:])
         seat = seat_key(character_id) if seat_key(character_id) in before.players else MAYOR_SEAT
         check_id = f"r{combat.pk}t{combat.turn}{key}"

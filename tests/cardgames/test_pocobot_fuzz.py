@@ -325,11 +325,11 @@ def test_strong_bot_beats_random_bot():
     """The strong bot (on a small time budget) beats the random bot in at least 8 of 10 games."""
     strong = pb.PocobotBot(iterations=30, seconds=0.03)
     score = 0.0
-    for game in range(10):
+    for number in range(10):
         bots = [RandomBot(), RandomBot()]
-        bots[game % 2] = strong
-        state, _ = play_game(pb, bots, 500 + game)
-        score += seat_result(pb, state, game % 2)
+        bots[number % 2] = strong
+        state, _ = play_game(pb, bots, 500 + number)
+        score += seat_result(pb, state, number % 2)
     assert score >= 8
 
 
