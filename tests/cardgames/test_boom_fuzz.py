@@ -138,7 +138,7 @@ def test_bo_7_the_bot_does_not_search_booms_that_hurt_only_itself():
 
 
 def test_strong_bot_looks_one_round_ahead():
-    bot = bo.make_strong_bot()
+    bot = bo.StrongBot(**bo.STRONG_BOT)  # the earlier strong bot, kept as a baseline
     bot.iterations, bot.seconds = 4, 0.05
     state = bo.new_game(3, seed=2)
     seat = state["turn"]

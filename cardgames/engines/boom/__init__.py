@@ -1,7 +1,7 @@
 """Boom (BO-1..BO-11): two to four seats attack each other's life storages.
 
 The card-game protocol of :mod:`cardgames.engines`; the rules live in :mod:`.rules`, the bots'
-helpers in :mod:`.bot`. See docs/cardgames/boom.md.
+helpers in :mod:`.bot`, the strong bot in :mod:`.search`. See docs/cardgames/boom.md.
 """
 
 from cardgames.engines.boom.bot import (
@@ -10,7 +10,6 @@ from cardgames.engines.boom.bot import (
     candidate_actions,
     determinize,
     evaluate,
-    make_strong_bot,
     rollout_action,
 )
 from cardgames.engines.boom.rules import (
@@ -41,6 +40,7 @@ from cardgames.engines.boom.rules import (
     to_move,
     view,
 )
+from cardgames.engines.boom.search import BoomBot, make_strong_bot
 
 __all__ = [
     "E_BAD_NUMBER",
@@ -53,15 +53,16 @@ __all__ = [
     "E_ILLEGAL",
     "E_MALFORMED",
     "E_NEED_FIGURES",
-    "E_NO_STORAGE",
     "E_NOT_IN_HAND",
     "E_NOT_YOUR_TURN",
+    "E_NO_STORAGE",
     "E_OPTIONS",
     "E_OWN_TARGET",
     "E_SEATS",
     "E_STORAGE_ATTACKED",
     "E_TOO_STRONG",
     "STRONG_BOT",
+    "BoomBot",
     "StrongBot",
     "apply",
     "candidate_actions",

@@ -1,4 +1,8 @@
-"""Boom: what the bots need (determinisation, evaluation, rollout policy).
+"""Boom: what the shared bots need (determinisation, evaluation, rollout policy).
+
+The strong bot is :mod:`.search` (``make_strong_bot``); the one-ply ``GreedyBot`` (the benchmark's
+opponent) uses :func:`determinize` and :func:`evaluate` from here, unchanged. ``StrongBot`` and
+``STRONG_BOT`` are the earlier strong bot, kept as a baseline.
 
 Every storage is face up, so the only hidden cards are the other hands, the deck and the discard.
 :func:`determinize` deals the unseen cards uniformly into them; :func:`evaluate` is the seat's
@@ -11,7 +15,6 @@ import random
 from collections import Counter
 
 from cardgames.engines import new_rng_state
-from cardgames.engines.bots import MonteCarloBot
 from cardgames.engines.boom.rules import (
     CHANGE,
     full_deck,
@@ -21,6 +24,7 @@ from cardgames.engines.boom.rules import (
     total_life,
     value,
 )
+from cardgames.engines.bots import MonteCarloBot
 
 
 def determinize(view: dict, seat: int | None, rng: random.Random) -> dict:
@@ -183,4 +187,5 @@ class StrongBot(MonteCarloBot):
 
 
 def make_strong_bot() -> StrongBot:
+    """The earlier strong bot (a baseline); the engine's strong bot is :func:`.search.make_strong_bot`."""
     return StrongBot(**STRONG_BOT)
