@@ -37,9 +37,15 @@ def _order_banca(gamble, first_codes):
 
 
 def _pile_cards(session, suit, count, *, low=True):
-    cards = sorted((u for u in engine(session).pile if Card.from_uid(u).suit == suit),
-                   key=lambda u: Card.from_uid(u).value, reverse=not low)
-    return cards[:count]
+    """``count`` cards of ``suit`` (lowest or highest first) to stack on the pile: from the pile, or
+    from the players' undrawn decks when a deal left too few there (stack_pile swaps them in; the
+    multiset is unchanged). Never a card being drawn, played or set aside."""
+    state = engine(session)
+    undrawn = list(state.pile) + [uid for p in state.players for uid in state.player_decks[p]]
+    cards = sorted((u for u in undrawn if Card.from_uid(u).suit == suit),
+                   key=lambda u: (u not in state.pile, Card.from_uid(u).value * (1 if low else -1)))
+    chosen = cards[:count]
+    return sorted(chosen, key=lambda u: Card.from_uid(u).value, reverse=not low)
 
 
 def _stop(session, gamble, who, chosen_uid, filler):
