@@ -349,15 +349,20 @@ def treasure_take(
 def treasure_sharers(state: Session, sharers: list[str]) -> list[str]:
     """FR-EXCH-6: the protagonists sharing a treasure, validated: two or more, never the Mayor
     (he takes no part in a sharing even when an NPC of his does)."""
+    return _two_or_more(state, sharers, lambda sharer: _check_protagonist(state, sharer), E_FEW_SHARERS)
+
+
+def _two_or_more(state: Session, players, check, too_few: str) -> list[str]:
+    """A list of two or more distinct players of a Normal-mode session, each passing ``check``."""
     check_mode(state, NORMAL)
-    if isinstance(sharers, str) or not isinstance(sharers, (list, tuple)):
+    if isinstance(players, str) or not isinstance(players, (list, tuple)):
         raise RulesError(E_NOT_A_LIST)
-    sharers = list(dict.fromkeys(sharers))
-    for sharer in sharers:
-        _check_protagonist(state, sharer)
-    if len(sharers) < 2:
-        raise RulesError(E_FEW_SHARERS)
-    return sharers
+    players = list(dict.fromkeys(players))
+    for player in players:
+        check(player)
+    if len(players) < 2:
+        raise RulesError(too_few)
+    return players
 
 
 def treasure_agreement(sharers: list[str], votes: dict[str, list[str]], cards: int) -> list[str] | None:
@@ -417,14 +422,7 @@ def tie_ring(state: Session, players: list[str], rng: random.Random) -> tuple[Se
     """FR-EXCH-2, a tie among three or more bettors (RULING, docs/rules/decks.md): every bettor
     staked one card, so each takes one random card of the next one's deck (the last of the
     first's), all picked at the same time. With two players it is :func:`bet_tie`."""
-    check_mode(state, NORMAL)
-    if isinstance(players, str) or not isinstance(players, (list, tuple)):
-        raise RulesError(E_NOT_A_LIST)
-    players = list(dict.fromkeys(players))
-    for player in players:
-        check_player(state, player)
-    if len(players) < 2:
-        raise RulesError(E_FEW_IN_RING)
+    players = _two_or_more(state, players, lambda player: check_player(state, player), E_FEW_IN_RING)
     state = state.copy()
     picks = []
     for i, taker in enumerate(players):
