@@ -67,7 +67,8 @@ def queries_per_page(tmp: Path) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.ALLOWED_HOSTS = ["*"]
     call_command("migrate", verbosity=0)
-    from frontera.play import services
+    from frontera.play.services.checks import check_draw, check_request
+    from frontera.play.services.sessions import session_start
     from tests.factories import make_campaign, make_minion, make_protagonist, make_user
 
     print("SQL queries per page (in-process):")
@@ -76,10 +77,10 @@ def queries_per_page(tmp: Path) -> None:
         campaign = make_campaign(players=users)
         heroes = [make_protagonist(campaign, u) for u in users]
         minions = [make_minion(campaign) for _ in range(3)]
-        session = services.session_start(campaign=campaign, by=campaign.mayor, characters=heroes)
-        check = services.check_request(session=session, by=campaign.mayor, characters=heroes + minions, trait="manos")
+        session = session_start(campaign=campaign, by=campaign.mayor, characters=heroes)
+        check = check_request(session=session, by=campaign.mayor, characters=heroes + minions, trait="manos")
         for part, user in zip(check.participants.order_by("pk"), users, strict=False):
-            services.check_draw(participant=part, by=user)
+            check_draw(participant=part, by=user)
         client = Client()
         counts = {}
         for who, label in ((campaign.mayor, "dashboard"), (users[0], "phone")):

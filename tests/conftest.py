@@ -30,10 +30,14 @@ def _reproducible_session_seeds(request, monkeypatch):
 
     if os.environ.get("FRONTERA_TEST_SEED") == "random" or "/tests/web/" not in str(request.path):
         return
-    from frontera.play import services
     import hashlib
+    import importlib
     import itertools
+    import pkgutil
     import random
+
+    import frontera.play.services as services
+    from frontera.play.services import core
 
     base = int.from_bytes(hashlib.sha256(request.node.nodeid.encode()).digest()[:7], "big")
     counter = itertools.count()
@@ -42,4 +46,9 @@ def _reproducible_session_seeds(request, monkeypatch):
         seed = (base + next(counter)) % (1 << 63)
         return random.Random(seed), seed
 
-    monkeypatch.setattr(services, "_rng", seeded_rng)
+    # Every module of table actions binds core.new_rng under its own name: replace each binding.
+    original = core.new_rng
+    for info in pkgutil.iter_modules(services.__path__):
+        module = importlib.import_module(f"{services.__name__}.{info.name}")
+        if getattr(module, "new_rng", None) is original:
+            monkeypatch.setattr(module, "new_rng", seeded_rng)

@@ -63,7 +63,7 @@ def set_tracks(character, *, health: int = 0, morale: int = 0, sobriety: int = 0
 def make_table(*, players: int = 2, minions: int = 1, mode: str = "normal", **start):
     """A campaign with ``players`` players (one protagonist each) and minions, and a started session.
     Returns ``(session, mayor, [(player, protagonist)...], [minion...])``."""
-    from frontera.play.services import session_start
+    from frontera.play.services.sessions import session_start
 
     users = [make_user() for _ in range(players)]
     campaign = make_campaign(players=users)

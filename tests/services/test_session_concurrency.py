@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 from django.db import connection
 
-from frontera.play import services
 from frontera.play.models import GameSession, Participant
+from frontera.play.services.checks import check_choose, check_draw, check_request
 from frontera.rules import session as rules_session
 from tests.factories import make_table
 
@@ -18,7 +18,7 @@ from tests.factories import make_table
 def test_fr_mode_4_concurrent_draws_from_the_pile_never_share_a_card():
     session, mayor, seated, minions = make_table(players=6, minions=6)
     characters = [c for _, c in seated] + minions
-    check = services.check_request(session=session, by=mayor, characters=characters, trait="manos", modifier=1)
+    check = check_request(session=session, by=mayor, characters=characters, trait="manos", modifier=1)
     participants = list(Participant.objects.filter(prueba=check).select_related("character"))
     owners = {c.pk: u for u, c in seated}
     barrier = threading.Barrier(len(participants))
@@ -27,7 +27,7 @@ def test_fr_mode_4_concurrent_draws_from_the_pile_never_share_a_card():
     def draw(participant):
         try:
             barrier.wait()
-            services.check_draw(participant=participant, by=owners.get(participant.character_id, mayor))
+            check_draw(participant=participant, by=owners.get(participant.character_id, mayor))
         except Exception as exc:  # noqa: BLE001 (reported below)
             errors.append(exc)
         finally:
@@ -53,8 +53,8 @@ def test_fr_mode_4_concurrent_draws_from_the_pile_never_share_a_card():
 def test_concurrent_double_taps_on_one_card_play_it_once():
     session, mayor, seated, _ = make_table(players=1, minions=0)
     player, hero = seated[0]
-    check = services.check_request(session=session, by=mayor, characters=[hero], trait="manos")
-    participant = services.check_draw(participant=check.participants.get(), by=player)
+    check = check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    participant = check_draw(participant=check.participants.get(), by=player)
     card = participant.drawn[0]
     barrier = threading.Barrier(6)
     errors = []
@@ -62,7 +62,7 @@ def test_concurrent_double_taps_on_one_card_play_it_once():
     def tap():
         try:
             barrier.wait()
-            services.check_choose(participant=participant, by=player, card=card, suit="S")
+            check_choose(participant=participant, by=player, card=card, suit="S")
         except Exception as exc:  # noqa: BLE001
             errors.append(exc)
         finally:

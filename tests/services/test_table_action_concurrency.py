@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 
 from frontera.characters.models import Character
-from frontera.play import services
 from frontera.play.models import ActionKey
+from frontera.play.services.table_tools import table_action_once, track_change
 from tests.factories import make_table
 
 
@@ -22,9 +22,9 @@ def test_fr_hlt_1_simultaneous_submits_of_one_track_change_apply_once():
     def submit():
         try:
             barrier.wait()
-            services.table_action_once(
+            table_action_once(
                 session=session, request_key="same-tap",
-                run=lambda: services.track_change(session=session, by=mayor, character=Character.objects.get(pk=hero.pk),
+                run=lambda: track_change(session=session, by=mayor, character=Character.objects.get(pk=hero.pk),
                                                   track="health", amount=-1, note=""))
         except Exception as exc:  # noqa: BLE001 (reported below)
             errors.append(exc)

@@ -15,9 +15,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from frontera.play import services
 from frontera.play.models import Check, CombatRound, Exchange, GameSession, Participant, seat_key
-from frontera.play.services import Entry, Fighter, exchange_choices
+from frontera.play.services.checks import Entry, check_choose, check_draw, check_request, opposed_request
+from frontera.play.services.combat import Fighter, combat_declare, combat_draw, combat_start
+from frontera.play.services.duels import pistol_duel_start
+from frontera.play.services.exchanges import exchange_choices, exchange_choose, exchange_start
+from frontera.play.services.gambling import banca_begin, banca_deal, banca_try_stop
+from frontera.play.services.sessions import phase_switch
+from frontera.play.services.treasure import treasure_share_start, treasure_share_swap, treasure_share_vote
 from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from tests.factories import engine, make_table
@@ -70,7 +75,7 @@ def _probe_choose(session, user, participant, cards):
 
 
 def _opposed(session, mayor, hero, rival):
-    prueba = services.opposed_request(session=session, by=mayor,
+    prueba = opposed_request(session=session, by=mayor,
                                       entries=[Entry(hero, "manos"), Entry(rival, "manos")])
     return prueba.participants.get(character=hero), prueba.participants.get(character=rival)
 
@@ -80,10 +85,10 @@ def test_fr_opp_1_the_mayor_cannot_probe_a_players_face_down_choice_in_an_oppose
     posting the chosen card, another card of the hand and a card outside it gets one refusal."""
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0)
     part, other = _opposed(session, mayor, hero, rival)
-    part = services.check_draw(participant=part, by=p1)
-    services.check_draw(participant=other, by=p2)
+    part = check_draw(participant=part, by=p1)
+    check_draw(participant=other, by=p2)
     assert len(part.drawn) >= 2
-    services.check_choose(participant=part, by=p1, card=part.drawn[0])
+    check_choose(participant=part, by=p1, card=part.drawn[0])
     before = _snapshot(session)
     answers = _probe_choose(session, mayor, part, [part.drawn[0], part.drawn[1], _outside(session, part.drawn)])
     assert set(answers.values()) == {(NOT_YOUR_HAND % {"name": hero.name},)}, answers
@@ -100,8 +105,8 @@ def test_fr_chk_2_the_mayor_cannot_play_or_probe_a_hand_the_player_drew_on_their
     """A trait check drawn on the player's phone: the Mayor cannot see that hand, so he may not
     choose from it — one refusal for a card of the hand and for any other, and nothing is played."""
     session, mayor, [(p1, hero)], _ = make_table(players=1, minions=0)
-    prueba = services.check_request(session=session, by=mayor, characters=[hero], trait="sentidos")
-    part = services.check_draw(participant=prueba.participants.get(), by=p1)
+    prueba = check_request(session=session, by=mayor, characters=[hero], trait="sentidos")
+    part = check_draw(participant=prueba.participants.get(), by=p1)
     before = _snapshot(session)
     answers = _probe_choose(session, mayor, part, [*part.drawn, _outside(session, part.drawn)])
     assert set(answers.values()) == {(NOT_YOUR_HAND % {"name": hero.name},)}, answers
@@ -114,8 +119,8 @@ def test_fr_chk_2_the_mayor_who_drew_for_a_player_without_a_phone_chooses_and_ma
     phone, so he chooses among them; his double submit and the player's are no-ops."""
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0)
     part, other = _opposed(session, mayor, hero, rival)
-    part = services.check_draw(participant=part, by=mayor)
-    services.check_draw(participant=other, by=p2)
+    part = check_draw(participant=part, by=mayor)
+    check_draw(participant=other, by=p2)
     url = reverse("play_choose", args=[session.pk, part.pk])
     mayor_client = _client(mayor)
     assert _errors(mayor_client.post(url, {"card": part.drawn[1]}, **HX).content.decode()) == ()
@@ -130,14 +135,14 @@ def test_fr_chk_2_the_mayor_who_drew_for_a_player_without_a_phone_chooses_and_ma
 def test_fr_cmb_15_the_mayor_cannot_probe_a_duellists_hand_or_choice_before_the_reveal():
     """A pistol duel is an opposed check (FR-CMB-15, FR-OPP-1): the same one refusal."""
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0)
-    duel = services.pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver",
+    duel = pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver",
                                       second=rival, second_weapon="revolver")
-    part = services.check_draw(participant=duel.prueba.participants.get(character=hero), by=p1)
-    services.check_draw(participant=duel.prueba.participants.get(character=rival), by=p2)
+    part = check_draw(participant=duel.prueba.participants.get(character=hero), by=p1)
+    check_draw(participant=duel.prueba.participants.get(character=rival), by=p2)
     outside = _outside(session, part.drawn)
     before = _snapshot(session)
     drawn_answers = _probe_choose(session, mayor, part, [*part.drawn, outside])
-    services.check_choose(participant=part, by=p1, card=part.drawn[-1])
+    check_choose(participant=part, by=p1, card=part.drawn[-1])
     chosen_answers = _probe_choose(session, mayor, part, [*part.drawn, outside])
     assert set(drawn_answers.values()) | set(chosen_answers.values()) == {(NOT_YOUR_HAND % {"name": hero.name},)}
     part.refresh_from_db()
@@ -149,13 +154,13 @@ def test_fr_gmb_3_the_mayor_cannot_probe_the_hand_of_an_attempt_to_leave_the_ban
     the Mayor's posts get one refusal and the banca stays in the check. Another player may not try
     to leave for the character at all (404), whether an attempt is open or not."""
     session, mayor, [(p1, hero), (p2, _rival)], _ = make_table(players=2, minions=0)
-    gamble = services.banca_begin(session=session, by=mayor, character=hero)
-    services.banca_deal(gamble=gamble, by=mayor, rounds_seen=0)
+    gamble = banca_begin(session=session, by=mayor, character=hero)
+    banca_deal(gamble=gamble, by=mayor, rounds_seen=0)
     stop_url = reverse("play_gamble_step", args=[session.pk, gamble.pk, "plantarse"])
     assert _client(p2).post(stop_url, **HX).status_code == 404
-    prueba = services.banca_try_stop(gamble=gamble, by=p1)
+    prueba = banca_try_stop(gamble=gamble, by=p1)
     assert _client(p2).post(stop_url, **HX).status_code == 404
-    part = services.check_draw(participant=prueba.participants.get(), by=p1)
+    part = check_draw(participant=prueba.participants.get(), by=p1)
     before = _snapshot(session)
     answers = _probe_choose(session, mayor, part, [*part.drawn, _outside(session, part.drawn)])
     assert set(answers.values()) == {(NOT_YOUR_HAND % {"name": hero.name},)}, answers
@@ -167,11 +172,11 @@ def test_fr_cmb_1_the_mayor_cannot_probe_a_protagonists_hand_before_it_is_locked
     of any other card get one refusal and nothing is locked in. The Mayor's own minion and the
     player keep their double submits."""
     session, mayor, [(p1, hero)], (m1,) = make_table(players=1, minions=1)
-    combat = services.combat_start(session=session, by=mayor, fighters=[Fighter(hero, "posse"), Fighter(m1, "gang")])
-    services.combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
-    services.combat_draw(combat=combat, by=mayor, character=m1)  # NPCs declare and draw first
-    services.combat_declare(combat=combat, by=p1, character=hero, technique="pelea", target=m1)
-    services.combat_draw(combat=combat, by=p1, character=hero)  # drawn on the player's phone: not the Mayor's
+    combat = combat_start(session=session, by=mayor, fighters=[Fighter(hero, "posse"), Fighter(m1, "gang")])
+    combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
+    combat_draw(combat=combat, by=mayor, character=m1)  # NPCs declare and draw first
+    combat_declare(combat=combat, by=p1, character=hero, technique="pelea", target=m1)
+    combat_draw(combat=combat, by=p1, character=hero)  # drawn on the player's phone: not the Mayor's
     combat.refresh_from_db()
     hand, minion_hand = combat.state["hands"][f"k{hero.pk}"], combat.state["hands"][f"k{m1.pk}"]
     mayor_client = _client(mayor)
@@ -203,8 +208,8 @@ def test_fr_exch_7_the_loser_of_a_bet_cannot_find_out_which_of_their_cards_the_w
     who did not take the step) posting the taken step with every position and every card code gets
     the answer of any stale step. The winner's own double submit is a no-op."""
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0)
-    services.phase_switch(session=session, by=mayor)
-    exchange = services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
+    phase_switch(session=session, by=mayor)
+    exchange = exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
     offered = exchange_choices(engine(session), exchange, seat_key(hero.pk))
     url = reverse("play_exchange_choose", args=[session.pk, exchange.pk])
     winner = _client(p1)
@@ -229,12 +234,12 @@ def test_fr_exch_6_the_mayor_cannot_find_out_the_card_a_swapper_gave_by_face():
     swapper's double submit is a no-op; once the partner gives too the swap is done and the stale
     step still answers the same to the partner."""
     session, mayor, [(p1, a), (p2, b)], _ = make_table(players=2, minions=0)
-    services.phase_switch(session=session, by=mayor)
-    sharing = services.treasure_share_start(session=session, by=mayor, sharers=[a, b], count=1, swaps=1,
+    phase_switch(session=session, by=mayor)
+    sharing = treasure_share_start(session=session, by=mayor, sharers=[a, b], count=1, swaps=1,
                                             request_key="share")
     for sharer, user in ((a, p1), (b, p2)):
-        services.treasure_share_vote(exchange=sharing, by=user, sharer=sharer, keepers=[a])
-    services.treasure_share_swap(exchange=sharing, by=p2, sharer=b, partner=a, request_key="swap")
+        treasure_share_vote(exchange=sharing, by=user, sharer=sharer, keepers=[a])
+    treasure_share_swap(exchange=sharing, by=p2, sharer=b, partner=a, request_key="swap")
     swap = Exchange.objects.get(session=session, kind="treasure_swap")
     own = [o["uid"] for o in exchange_choices(engine(session), swap, seat_key(b.pk)) if o["uid"]]
     url = reverse("play_exchange_choose", args=[session.pk, swap.pk])
@@ -249,7 +254,7 @@ def test_fr_exch_6_the_mayor_cannot_find_out_the_card_a_swapper_gave_by_face():
     assert _snapshot(session) == before
     partner_own = [o["uid"] for o in exchange_choices(engine(session), Exchange.objects.get(pk=swap.pk),
                                                       seat_key(a.pk)) if o["uid"]]
-    services.exchange_choose(exchange=swap, by=p1, step="give_b", picks=[partner_own[0]])
+    exchange_choose(exchange=swap, by=p1, step="give_b", picks=[partner_own[0]])
     assert Exchange.objects.get(pk=swap.pk).status == Exchange.Status.DONE
     partner = _client(p1)
     answers = {uid: _errors(partner.post(url, {"step": "give", "picks": [uid]}, **HX).content.decode())
@@ -262,10 +267,10 @@ def test_fr_exch_6_a_vote_for_another_sharer_is_refused_alike_whatever_it_names(
     player posting, for the other sharer, exactly the vote that sharer made or another one gets the
     same 404 and nothing changes."""
     session, mayor, [(p1, a), (p2, b)], _ = make_table(players=2, minions=0)
-    services.phase_switch(session=session, by=mayor)
-    sharing = services.treasure_share_start(session=session, by=mayor, sharers=[a, b], count=1, swaps=1,
+    phase_switch(session=session, by=mayor)
+    sharing = treasure_share_start(session=session, by=mayor, sharers=[a, b], count=1, swaps=1,
                                             request_key="share")
-    services.treasure_share_vote(exchange=sharing, by=p2, sharer=b, keepers=[b])
+    treasure_share_vote(exchange=sharing, by=p2, sharer=b, keepers=[b])
     before = _snapshot(session)
     url = reverse("play_treasure_share", args=[session.pk, sharing.pk])
     client = _client(p1)
@@ -280,8 +285,8 @@ def test_a_card_code_never_changes_the_answer_to_a_non_holder_in_a_trait_check_w
     a plain card with a suit, or a code that is no card at all gives the Mayor the same answer."""
     session, mayor, [(p1, hero)], _ = make_table(players=1, minions=0)
     jokers = [u for u in rules_session.all_cards(engine(session)) if Card.from_uid(u).is_joker]
-    prueba = services.check_request(session=session, by=mayor, characters=[hero], trait="manos")
-    part = services.check_draw(participant=prueba.participants.get(), by=p1)
+    prueba = check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    part = check_draw(participant=prueba.participants.get(), by=p1)
     before = _snapshot(session)
     answers = _probe_choose(session, mayor, part, [*part.drawn, *jokers, "9:ZZ"])
     assert set(answers.values()) == {(NOT_YOUR_HAND % {"name": hero.name},)}, answers

@@ -9,9 +9,21 @@ from django.urls import reverse
 from django.utils import translation
 
 from frontera.characters.models import Character
-from frontera.play import services
 from frontera.play.models import CombatRound, GameSession, SessionEvent, Treatment
-from frontera.play.services import DEATH_CARE, Fighter, SessionError
+from frontera.play.services.checks import check_choose, check_draw
+from frontera.play.services.combat import (
+    Fighter,
+    combat_choose,
+    combat_declare,
+    combat_draw,
+    combat_next_turn,
+    combat_reveal,
+    combat_start,
+)
+from frontera.play.services.core import SessionError
+from frontera.play.services.death import DEATH_CARE, DEATH_NOTICE, FIGHT_TAKES_LEVELS, death_roll
+from frontera.play.services.medical import medical_request
+from frontera.play.services.table_tools import accident, track_change
 from frontera.rules import combat as rules_combat
 from frontera.rules.cards import Card
 from tests.factories import engine, make_table, set_tracks, stack_pile
@@ -60,21 +72,21 @@ def _sheet_edit(character, django_capture_on_commit_callbacks, **tracks):
 
 def _treat(session, mayor, healer, healer_player, patient, *, works=True):
     """FR-CHK-5: the healer's Cabeza (Saber) check; a low ♦ is an Éxito, a ♠ a Fracaso."""
-    treatment = services.medical_request(session=session, by=mayor, healer=healer, patient=patient)
+    treatment = medical_request(session=session, by=mayor, healer=healer, patient=patient)
     part = treatment.prueba.participants.get()
     suit = "D" if works else "S"
     cards = [u for u in engine(session).pile if Card.from_uid(u).suit == suit and not Card.from_uid(u).is_joker]
     uid = min(cards, key=lambda u: Card.from_uid(u).value)
     stack_pile(session, [uid])
-    part = services.check_draw(participant=part, by=healer_player)
-    services.check_choose(participant=part, by=healer_player, card=uid)
+    part = check_draw(participant=part, by=healer_player)
+    check_choose(participant=part, by=healer_player, card=uid)
     treatment = Treatment.objects.get(pk=treatment.pk)
     assert treatment.speeds is works
     return treatment
 
 
 def _duel(session, mayor, hero, minion):
-    return services.combat_start(session=session, by=mayor, fighters=[Fighter(hero, "posse"), Fighter(minion, "gang")])
+    return combat_start(session=session, by=mayor, fighters=[Fighter(hero, "posse"), Fighter(minion, "gang")])
 
 
 def _spec(combat, character):
@@ -92,7 +104,7 @@ def test_fr_hlt_3_fr_chk_5_attention_given_to_the_dead_character_wins_the_second
     _treat(session, mayor, doc, p1, hero)
     assert str(hero.pk) in _tallies(session)[DEATH_CARE]
     assert str(hero.pk) not in _tallies(session).get("medical", {})  # not a faster recovery of a wound
-    services.death_roll(session=session, by=mayor, character=hero, request_key="r1")
+    death_roll(session=session, by=mayor, character=hero, request_key="r1")
     [roll] = _death_rolls(session)
     assert len(roll.params["cards"].split()) == 2 and "FR-CHK-5" in roll.rules
     assert str(hero.pk) not in _tallies(session).get(DEATH_CARE, {})
@@ -102,7 +114,7 @@ def test_fr_hlt_3_attention_that_fails_on_the_dead_character_wins_nothing():
     session, mayor, [(p1, doc), (_p2, hero)], _ = make_table(players=2, minions=0)
     set_tracks(hero, health=-4)
     _treat(session, mayor, doc, p1, hero, works=False)
-    services.death_roll(session=session, by=mayor, character=hero, request_key="r1")
+    death_roll(session=session, by=mayor, character=hero, request_key="r1")
     [roll] = _death_rolls(session)
     assert len(roll.params["cards"].split()) == 1 and "FR-CHK-5" not in roll.rules
 
@@ -116,8 +128,8 @@ def test_fr_hlt_3_attention_given_before_the_mayors_edit_brought_him_back_does_n
     _treat(session, mayor, doc, p1, hero)
     _sheet_edit(hero, django_capture_on_commit_callbacks, health=-3)
     assert str(hero.pk) not in _tallies(session).get(DEATH_CARE, {})
-    services.track_change(session=session, by=mayor, character=hero, track="health", amount=-1)
-    services.death_roll(session=session, by=mayor, character=hero, request_key="r1")
+    track_change(session=session, by=mayor, character=hero, track="health", amount=-1)
+    death_roll(session=session, by=mayor, character=hero, request_key="r1")
     [roll] = _death_rolls(session)
     assert len(roll.params["cards"].split()) == 1
 
@@ -137,9 +149,9 @@ def test_fr_hlt_3_attention_to_a_character_dead_for_good_does_nothing():
 def test_fr_hlt_3_an_accident_that_kills_a_fighter_starts_the_count_and_the_fight_shows_it():
     session, mayor, [(_p1, hero)], (m1,) = make_table(players=1, minions=1)
     combat = _duel(session, mayor, hero, m1)
-    services.accident(session=session, by=mayor, character=hero, cause="train")  # 4 levels: Muerto
+    accident(session=session, by=mayor, character=hero, cause="train")  # 4 levels: Muerto
     assert _tallies(session)["dying"][str(hero.pk)] == {"combat": combat.pk, "turn": 1}
-    assert _decisions(session, services.DEATH_NOTICE, who=hero.name, turns=5)
+    assert _decisions(session, DEATH_NOTICE, who=hero.name, turns=5)
     page = _client(mayor).get(session.get_absolute_url(), {"fragment": "combat"}, **HX).content.decode()
     assert "Muerto: the death roll within 5 more turns" in page
 
@@ -148,17 +160,17 @@ def test_fr_hlt_3_the_mayors_edit_off_muerto_stops_the_count_and_the_rules_draw_
         django_capture_on_commit_callbacks):
     session, mayor, [(_p1, hero)], (m1,) = make_table(players=1, minions=1)
     combat = _duel(session, mayor, hero, m1)
-    services.track_change(session=session, by=mayor, character=hero, track="health", amount=-4)
+    track_change(session=session, by=mayor, character=hero, track="health", amount=-4)
     assert str(hero.pk) in _tallies(session)["dying"]
     _sheet_edit(hero, django_capture_on_commit_callbacks, health=-3)  # Incapacitado, no roll
     assert str(hero.pk) not in _tallies(session)["dying"]
     for _turn in range(7):
         try:
-            services.combat_declare(combat=combat, by=mayor, character=m1, technique="move")
+            combat_declare(combat=combat, by=mayor, character=m1, technique="move")
         except SessionError:  # the minion's jam (FR-CMB-12)
             pass
-        services.combat_reveal(combat=combat, by=mayor)
-        services.combat_next_turn(combat=combat, by=mayor)
+        combat_reveal(combat=combat, by=mayor)
+        combat_next_turn(combat=combat, by=mayor)
     assert not _death_rolls(session) and _health(hero) == -3
 
 
@@ -167,7 +179,7 @@ def test_fr_hlt_3_a_death_roll_for_someone_dead_for_good_starts_no_new_count():
     session, mayor, [(_p1, hero)], (m1,) = make_table(players=1, minions=1)
     combat = _duel(session, mayor, hero, m1)
     GameSession.objects.filter(pk=session.pk).update(tallies={"dead": {str(hero.pk): True}})
-    services.track_change(session=session, by=mayor, character=hero, track="health", amount=-4)
+    track_change(session=session, by=mayor, character=hero, track="health", amount=-4)
     assert str(hero.pk) not in _tallies(session).get("dying", {})
     assert _spec(combat, hero)["health"] == -4
 
@@ -181,7 +193,7 @@ def test_fr_hlt_1_the_mayors_sheet_edit_reaches_the_open_fight_after_commit(djan
     _sheet_edit(hero, django_capture_on_commit_callbacks, health=-2, morale=-1)
     spec = _spec(combat, hero)
     assert (spec["health"], spec["morale"], spec["penalty"]) == (-2, -1, 3)
-    assert _decisions(session, services.FIGHT_TAKES_LEVELS, who=hero.name)
+    assert _decisions(session, FIGHT_TAKES_LEVELS, who=hero.name)
     _sheet_edit(hero, django_capture_on_commit_callbacks, health=-4)  # to Muerto: the count starts (FR-HLT-3)
     assert _tallies(session)["dying"][str(hero.pk)] == {"combat": combat.pk, "turn": 1}
 
@@ -192,10 +204,10 @@ def test_fr_hlt_1_a_sheet_edit_that_keeps_the_tracks_tells_the_fight_nothing(dja
     session, mayor, [(p1, hero)], (m1,) = make_table(players=1, minions=1)
     combat = _duel(session, mayor, hero, m1)
     stack_pile(session, ["1:KS", "1:QS", "1:JS"])
-    services.combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
-    services.combat_draw(combat=combat, by=mayor, character=m1)
-    services.combat_declare(combat=combat, by=p1, character=hero, technique="move")
-    services.combat_choose(combat=combat, by=mayor, character=m1, cards=["1:KS"])
+    combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
+    combat_draw(combat=combat, by=mayor, character=m1)
+    combat_declare(combat=combat, by=p1, character=hero, technique="move")
+    combat_choose(combat=combat, by=mayor, character=m1, cards=["1:KS"])
     state = CombatRound.objects.get(pk=combat.pk).state
     assert state["revealed"] and f"k{hero.pk}" in state["result"]["targets"]
     before = SessionEvent.objects.filter(session=session).count()
@@ -212,8 +224,8 @@ def test_fr_hlt_3_a_sheet_edit_to_muerto_the_fight_was_not_told_of_starts_the_co
     row = Character.objects.get(pk=hero.pk)
     row.sheet = {**row.sheet, "tracks": {**row.sheet["tracks"], "health": -4}}
     row.save()
-    services.combat_declare(combat=combat, by=mayor, character=m1, technique="move")
-    services.combat_reveal(combat=combat, by=mayor)
+    combat_declare(combat=combat, by=mayor, character=m1, technique="move")
+    combat_reveal(combat=combat, by=mayor)
     assert _tallies(session)["dying"][str(hero.pk)] == {"combat": combat.pk, "turn": 1}
     assert _spec(combat, hero)["health"] == -4 and _health(hero) == -4
 
@@ -225,17 +237,17 @@ def test_fr_hlt_1_a_fighter_a_sheet_edit_lets_act_again_holds_the_reveal_for_the
     set_tracks(hero, health=-3)
     combat = _duel(session, mayor, Character.objects.get(pk=hero.pk), m1)
     stack_pile(session, ["1:KS", "1:QS", "1:JS"])
-    services.combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
-    services.combat_draw(combat=combat, by=mayor, character=m1)
+    combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
+    combat_draw(combat=combat, by=mayor, character=m1)
     row = Character.objects.get(pk=hero.pk)
     row.sheet = {**row.sheet, "tracks": {**row.sheet["tracks"], "health": -1}}
     row.save()
-    services.combat_choose(combat=combat, by=mayor, character=m1, cards=["1:KS"])
+    combat_choose(combat=combat, by=mayor, character=m1, cards=["1:KS"])
     state = CombatRound.objects.get(pk=combat.pk).state
     assert not state["revealed"] and rules_combat.phase(state) == "declare"
     assert state["combatants"][f"k{hero.pk}"]["health"] == -1
-    services.combat_declare(combat=combat, by=p1, character=hero, technique="move")
-    services.combat_reveal(combat=combat, by=mayor)
+    combat_declare(combat=combat, by=p1, character=hero, technique="move")
+    combat_reveal(combat=combat, by=mayor)
     combat.refresh_from_db()
     assert combat.state["revealed"]
     lost = combat.state["result"]["targets"][f"k{hero.pk}"]["health_lost"]
@@ -265,14 +277,14 @@ def test_fr_hlt_3_a_keyless_death_roll_after_the_sheet_changed_is_a_new_request(
     since that roll: after the Mayor brings him back to Muerto, the next tap draws again."""
     session, mayor, [(_p1, hero)], _ = make_table(players=1, minions=0)
     set_tracks(hero, health=-4)
-    first = services.death_roll(session=session, by=mayor, character=hero)
-    assert services.death_roll(session=session, by=mayor, character=hero) == first
+    first = death_roll(session=session, by=mayor, character=hero)
+    assert death_roll(session=session, by=mayor, character=hero) == first
     assert len(_death_rolls(session)) == 1
     if first == "incapacitado":
-        services.track_change(session=session, by=mayor, character=hero, track="health", amount=-1)
-        services.death_roll(session=session, by=mayor, character=hero)
+        track_change(session=session, by=mayor, character=hero, track="health", amount=-1)
+        death_roll(session=session, by=mayor, character=hero)
         assert len(_death_rolls(session)) == 2
     else:
         set_tracks(Character.objects.get(pk=hero.pk), health=-4)  # touched: a new request, refused
         with pytest.raises(SessionError, match="dead for good"):
-            services.death_roll(session=session, by=mayor, character=hero)
+            death_roll(session=session, by=mayor, character=hero)

@@ -6,8 +6,10 @@ import pytest
 from django.utils import translation
 
 from frontera.messages import engine_text, rules_message
-from frontera.play import services
 from frontera.play.selectors import render_message
+from frontera.play.services.core import SessionError
+from frontera.play.services.sessions import session_start
+from frontera.play.services.table_tools import DURATION_LABELS
 from frontera.rules import checks, combat, exchanges, session, tracks
 from frontera.rules.errors import RulesError
 from tests.factories import make_campaign, make_protagonist, make_user
@@ -103,8 +105,8 @@ def test_a_refused_session_start_says_it_in_spanish_with_the_right_plural_FR_CAR
     players = [make_user() for _ in range(6)]
     campaign = make_campaign(players=players)
     heroes = [make_protagonist(campaign, p) for p in players]
-    with translation.override("es"), pytest.raises(services.SessionError) as err:
-        services.session_start(campaign=campaign, by=campaign.mayor, characters=heroes, decks=1)
+    with translation.override("es"), pytest.raises(SessionError) as err:
+        session_start(campaign=campaign, by=campaign.mayor, characters=heroes, decks=1)
     assert str(err.value).startswith("Con 1 baraja no se pueden repartir 8 cartas a cada uno de los 7 jugadores")
 
 
@@ -114,7 +116,7 @@ def test_a_refused_session_start_says_it_in_spanish_with_the_right_plural_FR_CAR
     ("minute", 1, "1 minuto", "1 minute"),
 ])
 def test_fr_hlt_2_recovery_times_in_the_feed_have_plural_forms(unit, n, spanish, english):
-    params = {"medical": {"_msg": services.DURATION_LABELS[unit], "n": n}}
+    params = {"medical": {"_msg": DURATION_LABELS[unit], "n": n}}
     with translation.override("es"):
         assert render_message("%(medical)s", params) == spanish
     with translation.override("en"):

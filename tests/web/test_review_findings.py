@@ -14,10 +14,30 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from frontera.play import services
 from frontera.characters.models import Character
 from frontera.play.models import CombatRound, Exchange, SessionEvent, seat_key
-from frontera.play.services import Fighter, SessionError, exchange_choices
+from frontera.play.services.checks import check_choose, check_draw
+from frontera.play.services.combat import (
+    Fighter,
+    combat_choose,
+    combat_declare,
+    combat_draw,
+    combat_next_turn,
+    combat_reveal,
+    combat_start,
+)
+from frontera.play.services.core import SessionError
+from frontera.play.services.death import death_roll
+from frontera.play.services.exchanges import (
+    exchange_cancel,
+    exchange_choices,
+    exchange_choose,
+    exchange_start,
+)
+from frontera.play.services.medical import medical_request
+from frontera.play.services.sessions import phase_switch
+from frontera.play.services.table_tools import track_change
+from frontera.play.services.treasure import treasure_share_start, treasure_share_swap, treasure_share_vote
 from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from tests.factories import engine, make_minion, make_table, make_user, set_tracks, stack_pile
@@ -46,13 +66,13 @@ def _death_rolls(session):
 
 def _treat_successfully(session, mayor, healer, healer_player, patient):
     """FR-CHK-5: the healer plays a low ♦ in Cabeza (Saber): an Éxito, the attention works."""
-    treatment = services.medical_request(session=session, by=mayor, healer=healer, patient=patient)
+    treatment = medical_request(session=session, by=mayor, healer=healer, patient=patient)
     part = treatment.prueba.participants.get()
     diamonds = [u for u in engine(session).pile if Card.from_uid(u).suit == "D"]
     uid = min(diamonds, key=lambda u: Card.from_uid(u).value)
     stack_pile(session, [uid])
-    part = services.check_draw(participant=part, by=healer_player)
-    services.check_choose(participant=part, by=healer_player, card=uid)
+    part = check_draw(participant=part, by=healer_player)
+    check_choose(participant=part, by=healer_player, card=uid)
     treatment.refresh_from_db()
     assert treatment.speeds is True
     return treatment
@@ -60,7 +80,7 @@ def _treat_successfully(session, mayor, healer, healer_player, patient):
 
 def _duel_of_two(session, mayor, hero, minion):
     fighters = [Fighter(hero, "posse"), Fighter(minion, "gang")]
-    return services.combat_start(session=session, by=mayor, fighters=fighters)
+    return combat_start(session=session, by=mayor, fighters=fighters)
 
 
 # --- DEFECTS -----------------------------------------------------------------------------------------
@@ -81,17 +101,17 @@ def test_fr_exch_6_the_partner_of_a_swap_cannot_find_out_the_card_the_other_chos
     the user who took it (``chosen["_<step>"]["by"] == by.pk``) or the Mayor, and answer everyone
     else exactly as for any other stale step."""
     session, mayor, [(p1, a), (p2, b)], _ = make_table(players=2, minions=0)
-    services.phase_switch(session=session, by=mayor)  # phase 2: each sees their own deck
-    sharing = services.treasure_share_start(session=session, by=mayor, sharers=[a, b], count=1, swaps=1,
+    phase_switch(session=session, by=mayor)  # phase 2: each sees their own deck
+    sharing = treasure_share_start(session=session, by=mayor, sharers=[a, b], count=1, swaps=1,
                                             request_key="share")
     for sharer, user in ((a, p1), (b, p2)):
-        services.treasure_share_vote(exchange=sharing, by=user, sharer=sharer, keepers=[a])  # a keeps it
-    services.treasure_share_swap(exchange=sharing, by=p2, sharer=b, partner=a, request_key="swap")  # b swaps
+        treasure_share_vote(exchange=sharing, by=user, sharer=sharer, keepers=[a])  # a keeps it
+    treasure_share_swap(exchange=sharing, by=p2, sharer=b, partner=a, request_key="swap")  # b swaps
     swap = Exchange.objects.get(session=session, kind="treasure_swap")
     assert (swap.first, swap.second, swap.step) == (seat_key(b.pk), seat_key(a.pk), "give")
     own = [o for o in exchange_choices(engine(session), swap, seat_key(b.pk)) if o["uid"]]
     given = own[0]["uid"]
-    services.exchange_choose(exchange=swap, by=p2, step="give", picks=[given])  # b's card, by face
+    exchange_choose(exchange=swap, by=p2, step="give", picks=[given])  # b's card, by face
     assert given not in rules_session.visible_cards(engine(session), seat_key(a.pk))  # a may not see it
     client = _client(p1)
     url = reverse("play_exchange_choose", args=[session.pk, swap.pk])
@@ -121,16 +141,16 @@ def test_fr_cmb_1_the_mayor_cannot_probe_a_players_hand_or_locked_in_card_before
     and check the double submit only for the user who locked in. (``services.check_choose`` has the
     same silent "double submit" answer for a participant's face-down choice in an opposed check.)"""
     session, mayor, [(p1, hero), (p2, rival)], (m1,) = make_table(players=2, minions=1)
-    combat = services.combat_start(session=session, by=mayor, fighters=[
+    combat = combat_start(session=session, by=mayor, fighters=[
         Fighter(hero, "posse"), Fighter(rival, "posse"), Fighter(m1, "gang")])
-    services.combat_declare(combat=combat, by=mayor, character=m1, technique="move")
-    services.combat_declare(combat=combat, by=p2, character=rival, technique="pelea", target=m1)
-    services.combat_draw(combat=combat, by=p2, character=rival)  # rival has not chosen: no reveal yet
-    services.combat_declare(combat=combat, by=p1, character=hero, technique="pelea", target=m1)
-    services.combat_draw(combat=combat, by=p1, character=hero)
+    combat_declare(combat=combat, by=mayor, character=m1, technique="move")
+    combat_declare(combat=combat, by=p2, character=rival, technique="pelea", target=m1)
+    combat_draw(combat=combat, by=p2, character=rival)  # rival has not chosen: no reveal yet
+    combat_declare(combat=combat, by=p1, character=hero, technique="pelea", target=m1)
+    combat_draw(combat=combat, by=p1, character=hero)
     combat.refresh_from_db()
     hand = combat.state["hands"][f"k{hero.pk}"]
-    services.combat_choose(combat=combat, by=p1, character=hero, cards=hand[:1])
+    combat_choose(combat=combat, by=p1, character=hero, cards=hand[:1])
     combat.refresh_from_db()
     assert not combat.state["revealed"]
     outside = next(u for u in rules_session.all_cards(engine(session)) if u not in hand)
@@ -152,10 +172,10 @@ def test_fr_hlt_3_medical_attention_given_before_dying_does_not_win_the_second_c
     although nobody attended the dead character. (The same stale flag also gives a second death,
     later in the session, 2 cards again.)"""
     session, mayor, [(p1, hero), (_p2, rival)], _ = make_table(players=2, minions=0)
-    services.track_change(session=session, by=mayor, character=rival, track="health", amount=-1)  # Herido
+    track_change(session=session, by=mayor, character=rival, track="health", amount=-1)  # Herido
     _treat_successfully(session, mayor, hero, p1, rival)  # FR-HLT-2: recovers faster
-    services.track_change(session=session, by=mayor, character=rival, track="health", amount=-3)  # now Muerto
-    services.death_roll(session=session, by=mayor, character=rival, request_key="roll-1")
+    track_change(session=session, by=mayor, character=rival, track="health", amount=-3)  # now Muerto
+    death_roll(session=session, by=mayor, character=rival, request_key="roll-1")
     [roll] = _death_rolls(session)
     assert len(roll.params["cards"].split()) == 1, "no medical attention since dying: one card"
     assert "FR-CHK-5" not in roll.rules
@@ -219,13 +239,13 @@ def test_fr_hlt_1_a_sheet_edit_during_a_fight_is_not_undone_by_the_next_hit():
     combat = _duel_of_two(session, mayor, hero, m1)
     set_tracks(Character.objects.get(pk=hero.pk), health=-2)  # the Mayor's sheet edit, mid-fight
     stack_pile(session, ["1:KS", "1:QS", "1:JS"])
-    services.combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
-    services.combat_draw(combat=combat, by=mayor, character=m1)
-    services.combat_declare(combat=combat, by=p1, character=hero, technique="move")
-    services.combat_choose(combat=combat, by=mayor, character=m1, cards=["1:KS"])
+    combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
+    combat_draw(combat=combat, by=mayor, character=m1)
+    combat_declare(combat=combat, by=p1, character=hero, technique="move")
+    combat_choose(combat=combat, by=mayor, character=m1, cards=["1:KS"])
     combat.refresh_from_db()
     if not combat.state["revealed"]:
-        services.combat_reveal(combat=combat, by=mayor)
+        combat_reveal(combat=combat, by=mayor)
     combat.refresh_from_db()
     lost = combat.state["result"]["targets"][f"k{hero.pk}"]["health_lost"]
     assert lost >= 1
@@ -245,14 +265,14 @@ def test_fr_hlt_3_a_fighter_put_at_muerto_by_the_mayors_override_gets_the_five_t
     the death in ``_sync_combat`` when the new level is Muerto and the old one was not."""
     session, mayor, [(_p1, hero)], (m1,) = make_table(players=1, minions=1)
     combat = _duel_of_two(session, mayor, hero, m1)
-    services.track_change(session=session, by=mayor, character=hero, track="health", amount=-4)  # Muerto now
+    track_change(session=session, by=mayor, character=hero, track="health", amount=-4)  # Muerto now
     for _turn in range(7):
         try:
-            services.combat_declare(combat=combat, by=mayor, character=m1, technique="move")
+            combat_declare(combat=combat, by=mayor, character=m1, technique="move")
         except SessionError:  # the minion's jam on turn 5 (FR-CMB-12): nothing to declare
             pass
-        services.combat_reveal(combat=combat, by=mayor)
-        services.combat_next_turn(combat=combat, by=mayor)
+        combat_reveal(combat=combat, by=mayor)
+        combat_next_turn(combat=combat, by=mayor)
     assert CombatRound.objects.get(pk=combat.pk).turn == 8  # the death was on turn 1
     assert _death_rolls(session), "the fifth turn after the death is over: the rules draw the death roll"
 
@@ -265,8 +285,8 @@ def test_fr_exch_2_fr_exch_7_a_face_down_pick_from_the_losers_deck_stays_unknown
     Between the two steps the picked card is in no page, fragment, history export or card page of
     the winner, and no card event tells the loser which one it was (they learn it when it leaves)."""
     session, mayor, [(p1, hero), (_p2, rival)], _ = make_table(players=2, minions=0)
-    services.phase_switch(session=session, by=mayor)
-    exchange = services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
+    phase_switch(session=session, by=mayor)
+    exchange = exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
     options = exchange_choices(engine(session), exchange, seat_key(hero.pk))
     deck_b = set(engine(session).player_decks[seat_key(rival.pk)])
     assert {o["hidden"] for o in options if not o["uid"]} == deck_b  # the whole deck face down
@@ -295,8 +315,8 @@ def test_fr_exch_7_the_mayor_acting_for_a_phase_1_winner_does_not_see_the_winner
     """FR-EXCH-7 / FR-MODE-2: the winner's look at their own deck is theirs; the Mayor choosing for a
     winner without a phone offers the winner's cards face down."""
     session, mayor, [(_p1, hero), (_p2, rival)], _ = make_table(players=2, minions=0)
-    exchange = services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
-    services.exchange_choose(exchange=exchange, by=mayor, step="take", picks=["#1"])
+    exchange = exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
+    exchange_choose(exchange=exchange, by=mayor, step="take", picks=["#1"])
     exchange.refresh_from_db()
     assert exchange.step == "give"
     state = engine(session)
@@ -313,8 +333,8 @@ def test_fr_exch_6_only_a_sharers_player_or_the_mayor_may_speak_for_a_sharer():
     """FR-EXCH-6: a player cannot vote or swap for another sharer, a non-sharer's player and an
     outsider get 404, a player cannot start a sharing; nothing changes."""
     session, mayor, [(p1, a), (p2, b), (p3, _c)], _ = make_table(players=3, minions=0)
-    services.phase_switch(session=session, by=mayor)
-    sharing = services.treasure_share_start(session=session, by=mayor, sharers=[a, b], request_key="s1")
+    phase_switch(session=session, by=mayor)
+    sharing = treasure_share_start(session=session, by=mayor, sharers=[a, b], request_key="s1")
     url = reverse("play_treasure_share", args=[session.pk, sharing.pk])
     before = Exchange.objects.get(pk=sharing.pk).chosen
     for user, sharer in ((p1, b), (p3, a)):  # another sharer's vote; a non-sharer's
@@ -335,9 +355,9 @@ def test_fr_exch_6_a_called_off_sharing_takes_no_vote_and_no_swap():
     """An action on a finished object: after the Mayor calls the sharing off, a vote or a swap is
     refused with a message and nothing moves."""
     session, mayor, [(p1, a), (p2, b)], _ = make_table(players=2, minions=0)
-    services.phase_switch(session=session, by=mayor)
-    sharing = services.treasure_share_start(session=session, by=mayor, sharers=[a, b], request_key="s1")
-    services.exchange_cancel(exchange=sharing, by=mayor)
+    phase_switch(session=session, by=mayor)
+    sharing = treasure_share_start(session=session, by=mayor, sharers=[a, b], request_key="s1")
+    exchange_cancel(exchange=sharing, by=mayor)
     state = engine(session).to_json()
     url = reverse("play_treasure_share", args=[session.pk, sharing.pk])
     vote = {"action": "keeper", "character": a.pk, "keeper": [b.pk]}
@@ -398,10 +418,10 @@ def test_fr_cmb_1_bad_declarations_from_the_page_get_a_message_and_change_nothin
     unknown band, cover or target, a huge id, medical attention without a wounded patient: a 200
     with the error in the combat region, never a 500, and no declaration recorded."""
     session, mayor, [(p1, hero), (_p2, _doc)], (m1, m2) = make_table(players=2, minions=2)
-    combat = services.combat_start(session=session, by=mayor, fighters=[
+    combat = combat_start(session=session, by=mayor, fighters=[
         Fighter(hero, "posse"), Fighter(_doc, "posse"), Fighter(m1, "gang"), Fighter(m2, "gang")])
     for minion in (m1, m2):
-        services.combat_declare(combat=combat, by=mayor, character=minion, technique="move")
+        combat_declare(combat=combat, by=mayor, character=minion, technique="move")
     client = _client(p1)
     client.raise_request_exception = False
     url = reverse("play_combat_declare", args=[session.pk, combat.pk, hero.pk])

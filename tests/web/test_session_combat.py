@@ -8,9 +8,18 @@ from django.urls import reverse
 from django.utils import translation
 
 from frontera.characters.models import Character
-from frontera.play import services
 from frontera.play.models import CombatRound, SessionEvent
-from frontera.play.services import Fighter, SessionError
+from frontera.play.services.combat import (
+    Fighter,
+    combat_choose,
+    combat_declare,
+    combat_draw,
+    combat_end,
+    combat_next_turn,
+    combat_reveal,
+    combat_start,
+)
+from frontera.play.services.core import SessionError
 from frontera.rules import characters as rules_characters
 from tests.factories import assert_conserved, engine, make_table, stack_pile
 
@@ -26,7 +35,7 @@ def english():
 def _fight():
     session, mayor, seated, minions = make_table(players=2, minions=2)
     (p1, hero), (p2, other) = seated
-    combat = services.combat_start(session=session, by=mayor, fighters=[
+    combat = combat_start(session=session, by=mayor, fighters=[
         Fighter(hero, "heroes"), Fighter(other, "heroes"), Fighter(minions[0], "gang"), Fighter(minions[1], "gang")])
     return session, mayor, (p1, hero), (p2, other), minions, combat
 
@@ -38,7 +47,7 @@ def _sheet(character):
 def test_fr_cmb_1_npcs_declare_and_draw_before_players():
     session, mayor, (p1, hero), _, (m1, m2), combat = _fight()
     with pytest.raises(SessionError):
-        services.combat_declare(combat=combat, by=p1, character=hero, technique="disparo_rapido", target=m1,
+        combat_declare(combat=combat, by=p1, character=hero, technique="disparo_rapido", target=m1,
                                 band="corto", weapon="revolver")
 
 
@@ -47,24 +56,24 @@ def test_fr_cmb_1_a_turn_2_protagonists_vs_2_minions_through_reveal_and_damage()
     # minions (3 cards each, drawn first from the pile): all spades; heroes: hearts and spades
     stack_pile(session, ["1:2S", "1:3S", "1:4S", "1:5S", "1:6S", "1:7S"][::-1])
     for minion, target in ((m1, hero), (m2, other)):
-        services.combat_declare(combat=combat, by=mayor, character=minion, technique="pelea", target=target,
+        combat_declare(combat=combat, by=mayor, character=minion, technique="pelea", target=target,
                                 band="adyacente")
-        services.combat_draw(combat=combat, by=mayor, character=minion)
+        combat_draw(combat=combat, by=mayor, character=minion)
     stack_pile(session, ["1:KS", "1:QS", "1:JS", "1:10S", "1:9S", "1:KH", "1:QH", "1:JH", "1:10H", "1:9H"][::-1])
     for player, character, target in ((p1, hero, m1), (p2, other, m2)):
-        services.combat_declare(combat=combat, by=player, character=character, technique="disparo_rapido",
+        combat_declare(combat=combat, by=player, character=character, technique="disparo_rapido",
                                 target=target, band="corto", weapon="revolver")
-        services.combat_draw(combat=combat, by=player, character=character)
+        combat_draw(combat=combat, by=player, character=character)
     combat.refresh_from_db()
     hands = combat.state["hands"]
-    services.combat_choose(combat=combat, by=mayor, character=m1, cards=[hands[f"k{m1.pk}"][0]])
-    services.combat_choose(combat=combat, by=mayor, character=m2, cards=[hands[f"k{m2.pk}"][0]])
+    combat_choose(combat=combat, by=mayor, character=m1, cards=[hands[f"k{m1.pk}"][0]])
+    combat_choose(combat=combat, by=mayor, character=m2, cards=[hands[f"k{m2.pk}"][0]])
     spade = next(c for c in hands[f"k{hero.pk}"] if c.endswith("S") and not c.endswith("JS"))
-    services.combat_choose(combat=combat, by=p1, character=hero, cards=[spade])
+    combat_choose(combat=combat, by=p1, character=hero, cards=[spade])
     combat.refresh_from_db()
     assert combat.state["revealed"] is False  # waiting for the last one, in secret
     heart = next(c for c in hands[f"k{other.pk}"] if c.endswith("H"))
-    services.combat_choose(combat=combat, by=p2, character=other, cards=[heart])
+    combat_choose(combat=combat, by=p2, character=other, cards=[heart])
     combat.refresh_from_db()
     assert combat.state["revealed"] is True
     records = {r["attacker"]: r for r in combat.state["result"]["plays"]}
@@ -77,23 +86,23 @@ def test_fr_cmb_1_a_turn_2_protagonists_vs_2_minions_through_reveal_and_damage()
     assert all(not checks for checks in state.pending.values())  # every drawn card went somewhere
     assert spade in state.player_decks[f"c{hero.pk}"]  # FR-MODE-4: played → own deck in phase 1
     assert_conserved(session)
-    services.combat_next_turn(combat=combat, by=mayor)
+    combat_next_turn(combat=combat, by=mayor)
     combat.refresh_from_db()
     assert combat.turn == 2 and combat.state["revealed"] is False
 
 
 def test_combat_end_returns_open_draws_and_a_new_fight_can_start():
     session, mayor, (p1, hero), (p2, other), (m1, m2), combat = _fight()
-    services.combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero, band="adyacente")
-    services.combat_draw(combat=combat, by=mayor, character=m1)
+    combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero, band="adyacente")
+    combat_draw(combat=combat, by=mayor, character=m1)
     with pytest.raises(SessionError):
-        services.combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(m1, "b")])
-    services.combat_end(combat=combat, by=mayor)
+        combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(m1, "b")])
+    combat_end(combat=combat, by=mayor)
     assert all(not checks for checks in engine(session).pending.values())
     assert_conserved(session)
     with pytest.raises(SessionError):
-        services.combat_draw(combat=combat, by=mayor, character=m2)
-    services.combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(m1, "b")])
+        combat_draw(combat=combat, by=mayor, character=m2)
+    combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(m1, "b")])
     assert CombatRound.objects.filter(session=session, status="open").count() == 1
 
 
@@ -101,9 +110,9 @@ def test_fr_cmb_12_jams_are_drawn_on_turn_5():
     session, mayor, (p1, hero), (p2, other), (m1, m2), combat = _fight()
     for _turn in range(4):
         for character in (m1, m2, hero, other):
-            services.combat_declare(combat=combat, by=mayor, character=character, technique="move")
-        services.combat_reveal(combat=combat, by=mayor)
-        services.combat_next_turn(combat=combat, by=mayor)
+            combat_declare(combat=combat, by=mayor, character=character, technique="move")
+        combat_reveal(combat=combat, by=mayor)
+        combat_next_turn(combat=combat, by=mayor)
     combat.refresh_from_db()
     assert combat.turn == 5
     jams = [e for e in SessionEvent.objects.filter(session=session, kind="decision") if "FR-CMB-12" in e.rules]
@@ -174,8 +183,8 @@ def test_combat_start_form_on_the_dashboard(client):
 
 def test_engine_errors_name_the_characters_not_their_keys():
     session, mayor, (p1, hero), _, (m1, m2), combat = _fight()
-    services.combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero, band="adyacente")
+    combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero, band="adyacente")
     with pytest.raises(SessionError) as err:
-        services.combat_reveal(combat=combat, by=mayor)
+        combat_reveal(combat=combat, by=mayor)
     assert m1.name in str(err.value) or m2.name in str(err.value)
     assert f"k{m1.pk}" not in str(err.value)

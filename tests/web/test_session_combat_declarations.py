@@ -7,9 +7,20 @@ from django.urls import reverse
 from django.utils import translation
 
 from frontera.characters.models import Character
-from frontera.play import services
 from frontera.play.models import CombatRound, GameSession, SessionEvent, Treatment
-from frontera.play.services import Fighter, SessionError
+from frontera.play.services.checks import check_choose, check_draw
+from frontera.play.services.combat import (
+    Fighter,
+    combat_choose,
+    combat_declare,
+    combat_draw,
+    combat_next_turn,
+    combat_reveal,
+    combat_start,
+)
+from frontera.play.services.core import SessionError
+from frontera.play.services.death import death_roll
+from frontera.play.services.medical import medical_request
 from frontera.rules import characters as rules_characters
 from frontera.rules import combat as rules_combat
 from tests.factories import assert_conserved, make_table, set_tracks, stack_pile
@@ -35,13 +46,13 @@ def _fight(players=1, minions=2, before=None):
         before(seated, extras)
     fighters = [Fighter(Character.objects.get(pk=c.pk), "posse") for _, c in seated]
     fighters += [Fighter(m, "gang") for m in extras]
-    combat = services.combat_start(session=session, by=mayor, fighters=fighters)
+    combat = combat_start(session=session, by=mayor, fighters=fighters)
     return session, mayor, seated, extras, combat
 
 
 def _minions_other(session, mayor, combat, minions):
     for minion in minions:
-        services.combat_declare(combat=combat, by=mayor, character=minion, technique="move")
+        combat_declare(combat=combat, by=mayor, character=minion, technique="move")
 
 
 def _sheet(character):
@@ -108,8 +119,8 @@ def test_fr_cmb_9_a_declared_mount_is_logged_shown_and_kept_for_the_next_turn(cl
     assert _decisions(session, "FR-CMB-9")
     page = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).text
     assert "mount at a trot" in page  # the declaration is public
-    services.combat_reveal(combat=combat, by=mayor)
-    services.combat_next_turn(combat=combat, by=mayor)
+    combat_reveal(combat=combat, by=mayor)
+    combat_next_turn(combat=combat, by=mayor)
     combat.refresh_from_db()
     assert combat.state["combatants"][f"k{hero.pk}"]["mount"] == "trot"
     _minions_other(session, mayor, combat, (m1, m2))
@@ -168,16 +179,16 @@ def test_fr_chk_5_medical_attention_to_an_unhurt_fighter_is_refused_and_nothing_
     _minions_other(session, mayor, combat, (m1,))
     before = CombatRound.objects.get(pk=combat.pk).state
     with pytest.raises(SessionError):
-        services.combat_declare(combat=combat, by=p2, character=doc, technique="medical", patient=hero)
+        combat_declare(combat=combat, by=p2, character=doc, technique="medical", patient=hero)
     assert CombatRound.objects.get(pk=combat.pk).state == before and not Treatment.objects.exists()
 
 
 def _kill_in_combat(session, mayor, hero, m1, combat):
     """m1 hits hero (Incapacitado, Aguante 7) with K♠: 1 level, down to Muerto."""
     stack_pile(session, ["1:KS", "1:QS", "1:JS"])
-    services.combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
-    services.combat_draw(combat=combat, by=mayor, character=m1)
-    services.combat_choose(combat=combat, by=mayor, character=m1, cards=["1:KS"])
+    combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
+    combat_draw(combat=combat, by=mayor, character=m1)
+    combat_choose(combat=combat, by=mayor, character=m1, cards=["1:KS"])
     combat.refresh_from_db()
     assert combat.state["revealed"] and _sheet(hero).health == -4
 
@@ -203,12 +214,12 @@ def test_fr_hlt_3_reaching_muerto_in_a_fight_calls_for_the_death_roll_which_the_
     assert (health, dead) in ((-3, False), (-4, True))
     combat.refresh_from_db()
     assert combat.state["combatants"][f"k{hero.pk}"]["health"] == health  # the fight knows
-    services.combat_next_turn(combat=combat, by=mayor)
+    combat_next_turn(combat=combat, by=mayor)
     combat.refresh_from_db()
     assert combat.state["combatants"][f"k{hero.pk}"]["health"] == health  # not overwritten by the reveal
     if dead:  # an 8: dead for good; no second chance
         with pytest.raises(SessionError):
-            services.death_roll(session=session, by=mayor, character=hero, request_key="k-2")
+            death_roll(session=session, by=mayor, character=hero, request_key="k-2")
 
 
 def test_fr_hlt_3_with_medical_attention_the_death_roll_draws_two():
@@ -217,13 +228,13 @@ def test_fr_hlt_3_with_medical_attention_the_death_roll_draws_two():
     session, mayor, [(p1, hero)], (m1,), combat = _fight(
         minions=1, before=lambda seated, extras: set_tracks(seated[0][1], health=-3))
     _kill_in_combat(session, mayor, hero, m1, combat)
-    treatment = services.medical_request(session=session, by=mayor, healer=m1, patient=hero)
+    treatment = medical_request(session=session, by=mayor, healer=m1, patient=hero)
     part = treatment.prueba.participants.get()
     stack_pile(session, ["1:2D"])
-    part = services.check_draw(participant=part, by=mayor)
-    services.check_choose(participant=part, by=mayor, card="1:2D")
+    part = check_draw(participant=part, by=mayor)
+    check_choose(participant=part, by=mayor, card="1:2D")
     assert Treatment.objects.get(pk=treatment.pk).speeds is True
-    result = services.death_roll(session=session, by=mayor, character=hero)
+    result = death_roll(session=session, by=mayor, character=hero)
     roll = [e for e in _decisions(session, "FR-HLT-3") if e.message.startswith("Death roll")][-1]
     assert len(roll.params["cards"].split()) == 2 and "FR-CHK-5" in roll.rules
     assert result == ("incapacitado" if "A" in roll.params["cards"] else "permanente")
@@ -233,18 +244,18 @@ def test_fr_hlt_3_the_rules_draw_the_death_roll_when_the_fifth_turn_is_over():
     session, mayor, [(p1, hero)], (m1,), combat = _fight(
         minions=1, before=lambda seated, extras: set_tracks(seated[0][1], health=-3))
     _kill_in_combat(session, mayor, hero, m1, combat)
-    services.combat_next_turn(combat=combat, by=mayor)
+    combat_next_turn(combat=combat, by=mayor)
     for _turn in range(4):  # turns 2..5: still time
         try:
-            services.combat_declare(combat=combat, by=mayor, character=m1, technique="move")
+            combat_declare(combat=combat, by=mayor, character=m1, technique="move")
         except SessionError:  # jammed on turn 5 (FR-CMB-12)
             pass
-        services.combat_reveal(combat=combat, by=mayor)
-        services.combat_next_turn(combat=combat, by=mayor)
+        combat_reveal(combat=combat, by=mayor)
+        combat_next_turn(combat=combat, by=mayor)
         assert not [e for e in _decisions(session, "FR-HLT-3") if e.message.startswith("Death roll")]
-    services.combat_declare(combat=combat, by=mayor, character=m1, technique="move")
-    services.combat_reveal(combat=combat, by=mayor)
-    services.combat_next_turn(combat=combat, by=mayor)  # into turn 7: turn 6 was the fifth after dying
+    combat_declare(combat=combat, by=mayor, character=m1, technique="move")
+    combat_reveal(combat=combat, by=mayor)
+    combat_next_turn(combat=combat, by=mayor)  # into turn 7: turn 6 was the fifth after dying
     rolls = [e for e in _decisions(session, "FR-HLT-3") if e.message.startswith("Death roll")]
     assert len(rolls) == 1 and rolls[0].params["how"]
     assert str(hero.pk) not in GameSession.objects.get(pk=session.pk).tallies.get("dying", {})
@@ -253,18 +264,18 @@ def test_fr_hlt_3_the_rules_draw_the_death_roll_when_the_fifth_turn_is_over():
 def test_fr_hlt_1_the_mayors_override_during_a_fight_wins_over_the_automated_result(client):
     session, mayor, [(p1, hero)], (m1,), combat = _fight(minions=1)
     stack_pile(session, ["1:KS", "1:QS", "1:JS", "1:10S", "1:9S", "1:8S"])
-    services.combat_declare(combat=combat, by=mayor, character=m1, technique="move")
-    services.combat_declare(combat=combat, by=p1, character=hero, technique="pelea", target=m1)
-    services.combat_draw(combat=combat, by=p1, character=hero)
+    combat_declare(combat=combat, by=mayor, character=m1, technique="move")
+    combat_declare(combat=combat, by=p1, character=hero, technique="pelea", target=m1)
+    combat_draw(combat=combat, by=p1, character=hero)
     combat.refresh_from_db()
-    services.combat_choose(combat=combat, by=p1, character=hero, cards=combat.state["hands"][f"k{hero.pk}"][:1])
+    combat_choose(combat=combat, by=p1, character=hero, cards=combat.state["hands"][f"k{hero.pk}"][:1])
     assert _sheet(m1).health < 0  # K♠ against Aguante 5: hit
     client.force_login(mayor)
     client.post(reverse("play_table_action", args=[session.pk]),
                 {"character": m1.pk, "action": "health", "amount": 4, "note": "a ruling"}, **HX)
     assert _sheet(m1).health == 0
     assert _decisions(session, "FR-HLT-1")
-    services.combat_next_turn(combat=combat, by=mayor)
+    combat_next_turn(combat=combat, by=mayor)
     combat.refresh_from_db()
     spec = combat.state["combatants"][f"k{m1.pk}"]
     assert (spec["health"], spec["penalty"]) == (0, 0)
@@ -272,13 +283,13 @@ def test_fr_hlt_1_the_mayors_override_during_a_fight_wins_over_the_automated_res
 
 def test_fr_cmb_1_a_player_does_not_see_the_others_secret_choice_before_the_reveal(client):
     session, mayor, [(p1, hero), (p2, other)], (m1,), combat = _fight(players=2, minions=1)
-    services.combat_declare(combat=combat, by=mayor, character=m1, technique="move")
+    combat_declare(combat=combat, by=mayor, character=m1, technique="move")
     for player, character in ((p1, hero), (p2, other)):
-        services.combat_declare(combat=combat, by=player, character=character, technique="pelea", target=m1)
-        services.combat_draw(combat=combat, by=player, character=character)
+        combat_declare(combat=combat, by=player, character=character, technique="pelea", target=m1)
+        combat_draw(combat=combat, by=player, character=character)
     combat.refresh_from_db()
     chosen = combat.state["hands"][f"k{hero.pk}"][0]
-    services.combat_choose(combat=combat, by=p1, character=hero, cards=[chosen])
+    combat_choose(combat=combat, by=p1, character=hero, cards=[chosen])
     client.force_login(p2)
     page = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).text
     assert chosen not in page and f"{hero.name}: locked in" in page

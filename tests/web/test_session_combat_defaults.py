@@ -6,8 +6,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from frontera.play import services
-from frontera.play.models import CombatRound
+from frontera.play.models import CombatRound, combat_key
+from frontera.play.services.combat import Fighter, combat_declare, combat_draw, combat_start
+from frontera.play.services.sessions import session_start
 from tests.factories import make_campaign, make_minion, make_protagonist, make_user
 
 pytestmark = pytest.mark.django_db
@@ -29,29 +30,29 @@ def test_fr_cmb_2_the_default_declaration_of_an_armed_fighter_is_accepted(client
     campaign = make_campaign(mayor, name="Defaults", players=[ana])
     hero = make_protagonist(campaign, ana, name="Clementine")  # carries a revolver
     bandit = make_minion(campaign, name="Bandido")
-    session = services.session_start(campaign=campaign, by=mayor, characters=[hero])
-    combat = services.combat_start(session=session, by=mayor,
-                                   fighters=[services.Fighter(hero, "a"), services.Fighter(bandit, "b")])
-    services.combat_declare(combat=combat, by=mayor, character=bandit, technique="pelea", target=hero)
-    services.combat_draw(combat=combat, by=mayor, character=bandit)
+    session = session_start(campaign=campaign, by=mayor, characters=[hero])
+    combat = combat_start(session=session, by=mayor,
+                                   fighters=[Fighter(hero, "a"), Fighter(bandit, "b")])
+    combat_declare(combat=combat, by=mayor, character=bandit, technique="pelea", target=hero)
+    combat_draw(combat=combat, by=mayor, character=bandit)
     client.force_login(ana)
     data = _form_defaults(client.get(session.get_absolute_url()).text, hero.pk)
     assert data["weapon"] and data["technique"] == "disparo_rapido"
     response = client.post(reverse("play_combat_declare", args=[session.pk, combat.pk, hero.pk]), data,
                            HTTP_HX_REQUEST="true")
     assert 'data-testid="combat-error"' not in response.text
-    assert services.combat_key(hero.pk) in CombatRound.objects.get(pk=combat.pk).state["declarations"]
+    assert combat_key(hero.pk) in CombatRound.objects.get(pk=combat.pk).state["declarations"]
 
 
 def test_fr_cmb_2_an_unarmed_fighter_defaults_to_pelea(client):
     mayor = make_user("m_def2")
     campaign = make_campaign(mayor, name="Defaults 2", players=[])
     a, b = make_minion(campaign, name="Uno"), make_minion(campaign, name="Dos")
-    session = services.session_start(campaign=campaign, by=mayor, characters=[])
-    combat = services.combat_start(session=session, by=mayor,
-                                   fighters=[services.Fighter(a, "a"), services.Fighter(b, "b")])
+    session = session_start(campaign=campaign, by=mayor, characters=[])
+    combat = combat_start(session=session, by=mayor,
+                                   fighters=[Fighter(a, "a"), Fighter(b, "b")])
     client.force_login(mayor)
     data = _form_defaults(client.get(session.get_absolute_url()).text, a.pk)
     assert (data["technique"], data["weapon"]) == ("pelea", "")
     client.post(reverse("play_combat_declare", args=[session.pk, combat.pk, a.pk]), data, HTTP_HX_REQUEST="true")
-    assert services.combat_key(a.pk) in CombatRound.objects.get(pk=combat.pk).state["declarations"]
+    assert combat_key(a.pk) in CombatRound.objects.get(pk=combat.pk).state["declarations"]

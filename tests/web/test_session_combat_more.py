@@ -5,9 +5,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from frontera.play import services
 from frontera.play.models import SessionEvent
-from frontera.play.services import Fighter, SessionError
+from frontera.play.services.combat import Fighter, combat_choose, combat_declare, combat_draw, combat_start
+from frontera.play.services.core import SessionError
 from tests.factories import make_table, stack_pile
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,7 @@ def english(client):
 def _fight():
     session, mayor, seated, minions = make_table(players=2, minions=2)
     (p1, hero), (p2, other) = seated
-    combat = services.combat_start(session=session, by=mayor, fighters=[
+    combat = combat_start(session=session, by=mayor, fighters=[
         Fighter(hero, "heroes"), Fighter(minions[0], "gang"), Fighter(minions[1], "gang")])
     return session, mayor, (p1, hero), minions, combat
 
@@ -73,13 +73,13 @@ def test_fr_cmb_6_two_cards_each_at_its_own_target_from_the_phone(client):
 def test_fr_cmb_6_two_targets_without_saying_which_card_goes_where_is_refused(client):
     session, mayor, (p1, hero), (m1, m2), combat = _fight()
     _minions_act(client, session, mayor, combat, (m1, m2), hero)
-    services.combat_declare(combat=combat, by=p1, character=hero, technique="pelea", targets=[m1, m2])
-    services.combat_draw(combat=combat, by=p1, character=hero)
+    combat_declare(combat=combat, by=p1, character=hero, technique="pelea", targets=[m1, m2])
+    combat_draw(combat=combat, by=p1, character=hero)
     combat.refresh_from_db()
     hand = combat.state["hands"][f"k{hero.pk}"]
     before = combat.state
     with pytest.raises(SessionError):
-        services.combat_choose(combat=combat, by=p1, character=hero, cards=hand[:1])
+        combat_choose(combat=combat, by=p1, character=hero, cards=hand[:1])
     combat.refresh_from_db()
     assert combat.state == before
 

@@ -5,9 +5,15 @@ A hand the player drew on their phone stays theirs alone (tests/web/test_choose_
 import pytest
 from django.urls import reverse
 
-from frontera.play import services
 from frontera.play.models import CombatRound
-from frontera.play.services import Fighter
+from frontera.play.services.combat import (
+    Fighter,
+    combat_choose,
+    combat_declare,
+    combat_draw,
+    combat_next_turn,
+    combat_start,
+)
 from frontera.rules.cards import Card
 from tests.factories import make_table
 
@@ -21,11 +27,11 @@ def _label(uid):
 
 def test_fr_cmb_1_the_mayor_draws_and_chooses_for_a_player_without_a_phone(client):
     session, mayor, [(p1, hero), (p2, other)], (m1,) = make_table(players=2, minions=1)
-    combat = services.combat_start(session=session, by=mayor, fighters=[
+    combat = combat_start(session=session, by=mayor, fighters=[
         Fighter(hero, "posse"), Fighter(other, "posse"), Fighter(m1, "gang")])
-    services.combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
-    services.combat_draw(combat=combat, by=mayor, character=m1)
-    services.combat_declare(combat=combat, by=mayor, character=hero, technique="pelea", target=m1)
+    combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
+    combat_draw(combat=combat, by=mayor, character=m1)
+    combat_declare(combat=combat, by=mayor, character=hero, technique="pelea", target=m1)
     client.force_login(mayor)
     client.post(reverse("play_combat_draw", args=[session.pk, combat.pk, hero.pk]), **HX)
     combat.refresh_from_db()
@@ -46,16 +52,16 @@ def test_fr_cmb_1_the_mayor_draws_and_chooses_for_a_player_without_a_phone(clien
 
 def test_fr_cmb_1_the_mayors_hold_ends_with_the_turn():
     session, mayor, [(p1, hero)], (m1,) = make_table(players=1, minions=1)
-    combat = services.combat_start(session=session, by=mayor, fighters=[Fighter(hero, "posse"), Fighter(m1, "gang")])
-    services.combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
-    services.combat_draw(combat=combat, by=mayor, character=m1)
-    services.combat_declare(combat=combat, by=mayor, character=hero, technique="pelea", target=m1)
-    services.combat_draw(combat=combat, by=mayor, character=hero)
+    combat = combat_start(session=session, by=mayor, fighters=[Fighter(hero, "posse"), Fighter(m1, "gang")])
+    combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero)
+    combat_draw(combat=combat, by=mayor, character=m1)
+    combat_declare(combat=combat, by=mayor, character=hero, technique="pelea", target=m1)
+    combat_draw(combat=combat, by=mayor, character=hero)
     combat.refresh_from_db()
     hands = combat.state["hands"]
-    services.combat_choose(combat=combat, by=mayor, character=m1, cards=[hands[f"k{m1.pk}"][0]])
-    services.combat_choose(combat=combat, by=mayor, character=hero, cards=[hands[f"k{hero.pk}"][0]])
+    combat_choose(combat=combat, by=mayor, character=m1, cards=[hands[f"k{m1.pk}"][0]])
+    combat_choose(combat=combat, by=mayor, character=hero, cards=[hands[f"k{hero.pk}"][0]])
     combat.refresh_from_db()
     assert combat.state["revealed"] is True
-    services.combat_next_turn(combat=combat, by=mayor)
+    combat_next_turn(combat=combat, by=mayor)
     assert CombatRound.objects.get(pk=combat.pk).drawn_by == {}

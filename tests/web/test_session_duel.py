@@ -9,7 +9,6 @@ from django.urls import reverse
 from django.utils import translation
 
 from frontera.characters.services import npc_create
-from frontera.play import services
 from frontera.play.models import (
     MAYOR_SEAT,
     Check,
@@ -20,8 +19,12 @@ from frontera.play.models import (
     SessionEvent,
     seat_key,
 )
-from frontera.play.services import SessionError
 from frontera.play.selectors import render_message
+from frontera.play.services.checks import check_choose, check_draw
+from frontera.play.services.combat import Fighter, _combatant_spec
+from frontera.play.services.core import SessionError
+from frontera.play.services.duels import pistol_duel_start
+from frontera.play.services.exchanges import exchange_choices, exchange_choose
 from frontera.rules import characters as rules_characters
 from frontera.rules import combat as rules_combat
 from frontera.rules import odds as rules_odds
@@ -58,9 +61,9 @@ def _draw_and_play(session, duel, character, who, uid, filler_suit="H"):
     part = duel.prueba.participants.get(character=character)
     fillers = _pile(session, filler_suit, part.cards - 1, exclude=[uid])
     stack_pile(session, fillers + [uid])
-    part = services.check_draw(participant=part, by=who)
+    part = check_draw(participant=part, by=who)
     assert uid in part.drawn
-    return services.check_choose(participant=part, by=who, card=uid)
+    return check_choose(participant=part, by=who, card=uid)
 
 
 def _health(character):
@@ -82,16 +85,16 @@ def test_fr_cmb_15_duel_draws_manos_disparo_rapido_cards_per_fr_chk_1():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0)
     gunman = _gunman(session.campaign, manos=4)
     set_tracks(rival, health=-1)  # Herido: one card less
-    duel = services.pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver",
+    duel = pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver",
                                       second=gunman, second_weapon="revolver")
     parts = {p.character_id: p for p in duel.prueba.participants.all()}
     assert {(p.trait, p.skill) for p in parts.values()} == {("manos", "disparo_rapido")}
     assert parts[hero.pk].cards == 3 and parts[gunman.pk].cards == 4 + 2
     assert parts[hero.pk].seat == seat_key(hero.pk) and parts[gunman.pk].seat == MAYOR_SEAT
-    other = services.pistol_duel_start(session=session, by=mayor, first=rival, first_weapon="revolver",
+    other = pistol_duel_start(session=session, by=mayor, first=rival, first_weapon="revolver",
                                        second=gunman, second_weapon="revolver")
     assert other.prueba.participants.get(character=rival).cards == 3 - 1
-    spec = services._combatant_spec(services.Fighter(gunman, "a"), {})
+    spec = _combatant_spec(Fighter(gunman, "a"), {})
     assert rules_combat.duel_cards(spec) == parts[gunman.pk].cards  # the engine agrees (no equipment bonus)
     assert duel.prueba.kind == Check.Kind.OPPOSED and "Revólver" in duel.prueba.label
 
@@ -100,7 +103,7 @@ def test_fr_cmb_15_loser_takes_one_full_damage_hit_without_absorption_and_the_wi
     """2♠ against a heart: the winner's 2 is far below the loser's Aguante 7, which in a fight would
     absorb the whole hit (FR-CMB-8: 2 − 3 → 0); in a duel the loser takes the full 1 + 1 = 2."""
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0)
-    duel = services.pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver",
+    duel = pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver",
                                       second=rival, second_weapon="revolver")
     low_spade = _pile(session, "S", 1)[0]
     aguante = rules_characters.Character.from_json(rival.sheet).aguante
@@ -124,7 +127,7 @@ def test_fr_cmb_15_loser_takes_one_full_damage_hit_without_absorption_and_the_wi
 
 def test_fr_cmb_15_tablas_both_take_a_full_damage_hit_and_fr_exch_3_swaps_two_random_cards_each_way():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0, decks=2)
-    duel = services.pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver",
+    duel = pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver",
                                       second=rival, second_weapon="revolver")
     state = engine(session)
     by_code = {}
@@ -152,7 +155,7 @@ def test_fr_cmb_15_tablas_both_take_a_full_damage_hit_and_fr_exch_3_swaps_two_ra
 
 def test_fr_exch_3_the_winner_gets_the_duel_exchange_on_their_phone_and_takes_up_to_two():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0)
-    duel = services.pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver",
+    duel = pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver",
                                       second=rival, second_weapon="revolver")
     _draw_and_play(session, duel, hero, p1, _pile(session, "H", 1)[0], filler_suit="D")
     _draw_and_play(session, duel, rival, p2, _pile(session, "C", 1)[0], filler_suit="D")  # ♣: colour wins
@@ -163,10 +166,10 @@ def test_fr_exch_3_the_winner_gets_the_duel_exchange_on_their_phone_and_takes_up
     assert _health(hero) == -2 and _health(rival) == 0
     before = engine(session)
     loser_deck = len(before.player_decks[seat_key(hero.pk)])
-    services.exchange_choose(exchange=exchange, by=p2, step="take", picks=["#1", "#2"])
+    exchange_choose(exchange=exchange, by=p2, step="take", picks=["#1", "#2"])
     exchange.refresh_from_db()
-    options = services.exchange_choices(engine(session), exchange, seat_key(rival.pk))
-    services.exchange_choose(exchange=exchange, by=p2, step="give", picks=[o["value"] for o in options[:2]])
+    options = exchange_choices(engine(session), exchange, seat_key(rival.pk))
+    exchange_choose(exchange=exchange, by=p2, step="give", picks=[o["value"] for o in options[:2]])
     exchange.refresh_from_db()
     assert exchange.status == "done"
     assert len(engine(session).player_decks[seat_key(hero.pk)]) == loser_deck
@@ -175,7 +178,7 @@ def test_fr_exch_3_the_winner_gets_the_duel_exchange_on_their_phone_and_takes_up
 
 def test_fr_cmb_15_fr_opp_5_nobody_with_suit_or_colour_fires_nobody_and_they_draw_again():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0)
-    duel = services.pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver",
+    duel = pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver",
                                       second=rival, second_weapon="revolver")
     first_round = duel.prueba
     _draw_and_play(session, duel, hero, p1, _pile(session, "H", 1, low=False)[0], filler_suit="D")
@@ -194,7 +197,7 @@ def test_fr_cmb_15_fr_opp_5_nobody_with_suit_or_colour_fires_nobody_and_they_dra
 def test_fr_cmb_15_an_npc_duellist_is_drawn_by_the_mayor_and_fr_exch_3_trades_with_the_mayors_deck():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0)
     gunman = _gunman(session.campaign, equipment={"rifle": 1}, manos=1, skills=())
-    duel = services.pistol_duel_start(session=session, by=mayor, first=gunman, first_weapon="rifle",
+    duel = pistol_duel_start(session=session, by=mayor, first=gunman, first_weapon="rifle",
                                       second=hero, second_weapon="revolver")
     _draw_and_play(session, duel, gunman, mayor, _pile(session, "S", 1)[0], filler_suit="D")
     _draw_and_play(session, duel, hero, p1, _pile(session, "D", 1)[0], filler_suit="H")
@@ -208,7 +211,7 @@ def test_fr_cmb_15_an_npc_duellist_is_drawn_by_the_mayor_and_fr_exch_3_trades_wi
 def test_fr_exch_3_no_exchange_between_two_npcs_nor_outside_normal_mode():
     session, mayor, _seated, _ = make_table(players=1, minions=0)
     a, b = _gunman(session.campaign, name="Uno"), _gunman(session.campaign, name="Dos")
-    duel = services.pistol_duel_start(session=session, by=mayor, first=a, first_weapon="revolver", second=b,
+    duel = pistol_duel_start(session=session, by=mayor, first=a, first_weapon="revolver", second=b,
                                       second_weapon="revolver")
     _draw_and_play(session, duel, a, mayor, _pile(session, "S", 1, low=False)[0], filler_suit="D")
     _draw_and_play(session, duel, b, mayor, _pile(session, "S", 1)[0], filler_suit="D")
@@ -217,13 +220,13 @@ def test_fr_exch_3_no_exchange_between_two_npcs_nor_outside_normal_mode():
     assert not Exchange.objects.filter(session=session).exists()
     assert any("Mayor's cards" in e.message for e in _decisions(session, "FR-EXCH-3"))
     session2, mayor2, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0, mode="sin_gestion")
-    duel = services.pistol_duel_start(session=session2, by=mayor2, first=hero, first_weapon="revolver",
+    duel = pistol_duel_start(session=session2, by=mayor2, first=hero, first_weapon="revolver",
                                       second=rival, second_weapon="revolver")
     for _round in range(6):  # Sin gestión shuffles before every check: play the best card until decided
         for character, who in ((hero, p1), (rival, p2)):
             duel.refresh_from_db()
-            part = services.check_draw(participant=duel.prueba.participants.get(character=character), by=who)
-            services.check_choose(participant=part, by=who, card=_best(part.drawn), suit="S")
+            part = check_draw(participant=duel.prueba.participants.get(character=character), by=who)
+            check_choose(participant=part, by=who, card=_best(part.drawn), suit="S")
         duel.refresh_from_db()
         if duel.status == "settled":
             break
@@ -255,16 +258,16 @@ def test_fr_cmb_15_refusals_are_clear_and_change_nothing():
     ]
     for kwargs, message in cases:
         with pytest.raises(SessionError, match=message):
-            services.pistol_duel_start(**start, **kwargs)
+            pistol_duel_start(**start, **kwargs)
         assert _snapshot(session) == before
     set_tracks(rival, health=-3)  # Incapacitado: no actions (FR-HLT-1)
     before = _snapshot(session)
     with pytest.raises(SessionError, match="Incapacitado"):
-        services.pistol_duel_start(**start, first=hero, first_weapon="revolver", second=rival, second_weapon="revolver")
+        pistol_duel_start(**start, first=hero, first_weapon="revolver", second=rival, second_weapon="revolver")
     assert _snapshot(session) == before
     other, other_mayor, [(q, stranger)], _ = make_table(players=1, minions=0)
     with pytest.raises(SessionError, match="Choose characters of this campaign"):
-        services.pistol_duel_start(**start, first=hero, first_weapon="revolver", second=stranger,
+        pistol_duel_start(**start, first=hero, first_weapon="revolver", second=stranger,
                                    second_weapon="revolver")
     assert _snapshot(session) == before
 
@@ -282,24 +285,24 @@ def test_fr_cmb_15_double_submits_are_idempotent(client):
     part = duel.prueba.participants.get(character=hero)
     spade = _pile(session, "S", 1, low=False)[0]
     stack_pile(session, _pile(session, "D", 2, exclude=[spade]) + [spade])
-    part = services.check_draw(participant=part, by=p1)
+    part = check_draw(participant=part, by=p1)
     drawn = list(part.drawn)
-    assert services.check_draw(participant=part, by=p1).drawn == drawn
-    services.check_choose(participant=part, by=p1, card=spade)
+    assert check_draw(participant=part, by=p1).drawn == drawn
+    check_choose(participant=part, by=p1, card=spade)
     events = SessionEvent.objects.filter(session=session).count()
-    services.check_choose(participant=part, by=p1, card=spade)
+    check_choose(participant=part, by=p1, card=spade)
     assert SessionEvent.objects.filter(session=session).count() == events
-    other = services.check_draw(participant=duel.prueba.participants.get(character=rival), by=p2)
-    services.check_choose(participant=other, by=p2, card=other.drawn[0], suit="D")
+    other = check_draw(participant=duel.prueba.participants.get(character=rival), by=p2)
+    check_choose(participant=other, by=p2, card=other.drawn[0], suit="D")
     duel.refresh_from_db()
     assert duel.status == "settled"  # the pile's highest ♠ beats whatever the rival plays as ♦
     health = (_health(hero), _health(rival))
     events = SessionEvent.objects.filter(session=session).count()
-    services.check_choose(participant=other, by=p2, card=other.drawn[0], suit="D")  # the same tap again
+    check_choose(participant=other, by=p2, card=other.drawn[0], suit="D")  # the same tap again
     assert SessionEvent.objects.filter(session=session).count() == events
     if len(other.drawn) > 1:
         with pytest.raises(SessionError, match="already resolved"):  # a stale other card after the reveal
-            services.check_choose(participant=other, by=p2, card=other.drawn[-1], suit="D")
+            check_choose(participant=other, by=p2, card=other.drawn[-1], suit="D")
     assert (_health(hero), _health(rival)) == health
     assert Exchange.objects.filter(session=session).count() == 1
     assert PistolDuel.objects.filter(session=session).count() == 1
@@ -372,13 +375,13 @@ def test_fr_cmb_15_secrecy_crawl_no_url_fragment_or_action_shows_a_duellists_car
 
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0)
     gunman = _gunman(session.campaign)
-    duel = services.pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver", second=rival,
+    duel = pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver", second=rival,
                                       second_weapon="revolver")
-    part = services.check_draw(participant=duel.prueba.participants.get(character=rival), by=p2)
-    services.check_choose(participant=part, by=p2, card=part.drawn[0], suit="S")
-    other = services.pistol_duel_start(session=session, by=mayor, first=gunman, first_weapon="revolver",
+    part = check_draw(participant=duel.prueba.participants.get(character=rival), by=p2)
+    check_choose(participant=part, by=p2, card=part.drawn[0], suit="S")
+    other = pistol_duel_start(session=session, by=mayor, first=gunman, first_weapon="revolver",
                                        second=hero, second_weapon="revolver")
-    services.check_draw(participant=other.prueba.participants.get(character=gunman), by=mayor)
+    check_draw(participant=other.prueba.participants.get(character=gunman), by=mayor)
     hidden, labels, _state = _forbidden(session, seat_key(hero.pk))
     duel_cards = {Card.from_uid(u).label for p in Participant.objects.exclude(character=hero) for u in p.drawn}
     assert duel_cards - {"JK"} and duel_cards - {"JK"} <= labels  # the crawl looks for them
@@ -403,7 +406,7 @@ def test_fr_cmb_15_a_full_hit_can_kill_the_loser_stops_at_muerto_and_calls_the_f
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0)
     gunman = _gunman(session.campaign, equipment={"rifle": 1})
     set_tracks(hero, health=-2)  # Malherido: Manos 3 − 2 = 1 card
-    duel = services.pistol_duel_start(session=session, by=mayor, first=gunman, first_weapon="rifle",
+    duel = pistol_duel_start(session=session, by=mayor, first=gunman, first_weapon="rifle",
                                       second=hero, second_weapon="revolver")
     assert duel.prueba.participants.get(character=hero).cards == 1
     _draw_and_play(session, duel, gunman, mayor, _pile(session, "C", 1)[0], filler_suit="D")

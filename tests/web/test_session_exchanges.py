@@ -6,9 +6,13 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from frontera.play import services
 from frontera.play.models import MAYOR_SEAT, Exchange, GameSession, SessionEvent, seat_key
-from frontera.play.services import SessionError
+from frontera.play.services.checks import check_request
+from frontera.play.services.core import SessionError
+from frontera.play.services.exchanges import exchange_choices, exchange_choose, exchange_start
+from frontera.play.services.sessions import phase_switch
+from frontera.play.services.table_tools import track_change
+from frontera.play.services.treasure import treasure_share_start, treasure_share_swap, treasure_share_vote
 from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from tests.factories import assert_conserved, engine, make_table, set_tracks
@@ -34,7 +38,7 @@ def _labels(uids):
 
 def _options(session, exchange, actor):
     exchange.refresh_from_db()
-    return services.exchange_choices(engine(session), exchange, actor)
+    return exchange_choices(engine(session), exchange, actor)
 
 
 def test_fr_exch_2_bet_winner_takes_blind_then_gives_by_face_on_their_phone_in_phase_1(client):
@@ -45,7 +49,7 @@ def test_fr_exch_2_bet_winner_takes_blind_then_gives_by_face_on_their_phone_in_p
     a, b = seat_key(hero.pk), seat_key(rival.pk)
     dealt = engine(session)
     assert not set(dealt.player_decks[a]) & rules_session.visible_cards(dealt, a)
-    exchange = services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
+    exchange = exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
     before = engine(session)
     assert exchange.status == "pending" and exchange.chooser == a and exchange.step == "take"
     assert set(before.player_decks[a]) <= rules_session.visible_cards(before, a)  # the look, at once
@@ -98,10 +102,10 @@ def test_fr_exch_2_bet_winner_takes_blind_then_gives_by_face_on_their_phone_in_p
 
 def test_fr_exch_2_only_the_chooser_or_the_mayor_may_choose(client):
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
-    exchange = services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
+    exchange = exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
     snapshot = _snapshot(session)
     with pytest.raises(SessionError, match="not yours"):
-        services.exchange_choose(exchange=exchange, by=p2, step="take", picks=["#1"])
+        exchange_choose(exchange=exchange, by=p2, step="take", picks=["#1"])
     client.force_login(p2)
     response = client.post(reverse("play_exchange_choose", args=[session.pk, exchange.pk]),
                            {"step": "take", "picks": ["#1"]}, HTTP_HX_REQUEST="true")
@@ -111,21 +115,21 @@ def test_fr_exch_2_only_the_chooser_or_the_mayor_may_choose(client):
     client.force_login(mayor)
     page = client.get(session.get_absolute_url()).content.decode()
     assert "you choose for" in page
-    services.exchange_choose(exchange=exchange, by=mayor, step="take", picks=["#2"])
+    exchange_choose(exchange=exchange, by=mayor, step="take", picks=["#2"])
     assert Exchange.objects.get(pk=exchange.pk).step == "give"
 
 
 def test_fr_exch_2_bad_picks_are_refused_and_change_nothing():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
-    exchange = services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
+    exchange = exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
     hidden_uid = engine(session).player_decks[seat_key(rival.pk)][0]
     snapshot = _snapshot(session)
     for picks, message in ([hidden_uid], "among the cards offered"), (["#1", "#2"], "exactly one"), \
                           ([], "exactly one"), (["#99"], "among the cards offered"):
         with pytest.raises(SessionError, match=message):
-            services.exchange_choose(exchange=exchange, by=p1, step="take", picks=picks)
+            exchange_choose(exchange=exchange, by=p1, step="take", picks=picks)
     with pytest.raises(SessionError, match="already settled"):
-        services.exchange_choose(exchange=exchange, by=p1, step="give", picks=["#1"])
+        exchange_choose(exchange=exchange, by=p1, step="give", picks=["#1"])
     assert _snapshot(session) == snapshot
 
 
@@ -133,25 +137,25 @@ def test_fr_exch_2_fr_exch_7_in_phase_2_own_cards_are_chosen_by_face_the_losers_
     """Ruling (docs/rules/decks.md): nobody else's deck becomes visible in phase 2 either."""
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, skip_phase_1=True)
     a, b = seat_key(hero.pk), seat_key(rival.pk)
-    exchange = services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
+    exchange = exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
     take_options = _options(session, exchange, a)
     assert all(o["uid"] is None for o in take_options)  # the loser's deck: never by face
     assert all(o["uid"] is None for o in _options(session, exchange, MAYOR_SEAT))
-    services.exchange_choose(exchange=exchange, by=p1, step="take", picks=["#1"])
+    exchange_choose(exchange=exchange, by=p1, step="take", picks=["#1"])
     exchange.refresh_from_db()
     taken = exchange.chosen["take"][0]
     give_options = _options(session, exchange, a)
     assert all(o["uid"] for o in give_options)  # phase 2: the winner sees their own deck
     give = give_options[0]["value"]
-    services.exchange_choose(exchange=exchange, by=p1, step="give", picks=[give])
+    exchange_choose(exchange=exchange, by=p1, step="give", picks=[give])
     assert give in engine(session).player_decks[b] and taken in engine(session).player_decks[a]
     assert_conserved(session)
 
 
 def test_fr_exch_2_fr_gmb_6_caught_cheating_rival_takes_one_gives_nothing():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
-    exchange = services.exchange_start(session=session, by=mayor, kind="cheat", first=hero, second=rival)
-    services.exchange_choose(exchange=exchange, by=p1, step="take", picks=["#4"])
+    exchange = exchange_start(session=session, by=mayor, kind="cheat", first=hero, second=rival)
+    exchange_choose(exchange=exchange, by=p1, step="take", picks=["#4"])
     state = engine(session)
     assert len(rules_session.owned_cards(state, seat_key(hero.pk))) == 9
     assert len(rules_session.owned_cards(state, seat_key(rival.pk))) == 7
@@ -160,12 +164,12 @@ def test_fr_exch_2_fr_gmb_6_caught_cheating_rival_takes_one_gives_nothing():
 
 def test_fr_exch_2_tie_swaps_one_random_card_each_way_at_once():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
-    exchange = services.exchange_start(session=session, by=mayor, kind="bet_tie", first=hero, second=rival,
+    exchange = exchange_start(session=session, by=mayor, kind="bet_tie", first=hero, second=rival,
                                        request_key="k1")
     assert exchange.status == "done"
     assert SessionEvent.objects.filter(session=session, reason="bet_tie").count() == 2
     snapshot = _snapshot(session)
-    again = services.exchange_start(session=session, by=mayor, kind="bet_tie", first=hero, second=rival,
+    again = exchange_start(session=session, by=mayor, kind="bet_tie", first=hero, second=rival,
                                     request_key="k1")
     assert again.pk == exchange.pk and _snapshot(session) == snapshot  # idempotent double submit
     assert_conserved(session)
@@ -173,17 +177,17 @@ def test_fr_exch_2_tie_swaps_one_random_card_each_way_at_once():
 
 def test_fr_exch_3_duel_winner_takes_up_to_two_and_gives_back_as_many():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
-    exchange = services.exchange_start(session=session, by=mayor, kind="duel", first=hero, second=rival)
+    exchange = exchange_start(session=session, by=mayor, kind="duel", first=hero, second=rival)
     with pytest.raises(SessionError, match="up to 2"):
-        services.exchange_choose(exchange=exchange, by=p1, step="take", picks=["#1", "#2", "#3"])
-    services.exchange_choose(exchange=exchange, by=p1, step="take", picks=["#1", "#2"])
+        exchange_choose(exchange=exchange, by=p1, step="take", picks=["#1", "#2", "#3"])
+    exchange_choose(exchange=exchange, by=p1, step="take", picks=["#1", "#2"])
     mine = [o["value"] for o in _options(session, exchange, seat_key(hero.pk))]
     assert all(not v.startswith("#") for v in mine)  # FR-EXCH-7: the winner's own deck, by face
     with pytest.raises(SessionError, match="exactly 2"):
-        services.exchange_choose(exchange=exchange, by=p1, step="give", picks=[mine[0]])
-    services.exchange_choose(exchange=exchange, by=p1, step="give", picks=[mine[0], mine[4]])
+        exchange_choose(exchange=exchange, by=p1, step="give", picks=[mine[0]])
+    exchange_choose(exchange=exchange, by=p1, step="give", picks=[mine[0], mine[4]])
     assert SessionEvent.objects.filter(session=session, reason="duel").count() == 4
-    tie = services.exchange_start(session=session, by=mayor, kind="duel_tie", first=hero, second=rival)
+    tie = exchange_start(session=session, by=mayor, kind="duel_tie", first=hero, second=rival)
     assert tie.status == "done" and SessionEvent.objects.filter(session=session, reason="duel_tie").count() == 4
     assert_conserved(session)
 
@@ -191,23 +195,23 @@ def test_fr_exch_3_duel_winner_takes_up_to_two_and_gives_back_as_many():
 def test_fr_exch_6_treasure_take_and_swap_and_the_mayor_never_takes_treasure():
     session, mayor, [(p1, hero), (p2, rival)], [minion] = make_table(players=2)
     with pytest.raises(SessionError, match="empty"):
-        services.exchange_start(session=session, by=mayor, kind="treasure_take", first=hero)
-    services.phase_switch(session=session, by=mayor)  # the pile goes to the Tesoro
+        exchange_start(session=session, by=mayor, kind="treasure_take", first=hero)
+    phase_switch(session=session, by=mayor)  # the pile goes to the Tesoro
     before = engine(session)
-    services.exchange_start(session=session, by=mayor, kind="treasure_take", first=hero, count=2)
+    exchange_start(session=session, by=mayor, kind="treasure_take", first=hero, count=2)
     after = engine(session)
     assert len(after.treasure) == len(before.treasure) - 2
     assert len(after.player_decks[seat_key(hero.pk)]) == 10
     with pytest.raises(SessionError, match="never takes treasure"):
-        services.exchange_start(session=session, by=mayor, kind="treasure_take", first=minion)
-    swap = services.exchange_start(session=session, by=mayor, kind="treasure_swap", first=hero, second=rival)
+        exchange_start(session=session, by=mayor, kind="treasure_take", first=minion)
+    swap = exchange_start(session=session, by=mayor, kind="treasure_swap", first=hero, second=rival)
     assert swap.chooser == seat_key(hero.pk)
     mine = _options(session, swap, seat_key(hero.pk))[0]["value"]
-    services.exchange_choose(exchange=swap, by=p1, step="give", picks=[mine])
+    exchange_choose(exchange=swap, by=p1, step="give", picks=[mine])
     swap.refresh_from_db()
     assert swap.chooser == seat_key(rival.pk)  # now the other sharer chooses on their own phone
     theirs = _options(session, swap, seat_key(rival.pk))[0]["value"]
-    services.exchange_choose(exchange=swap, by=p2, step="give_b", picks=[theirs])
+    exchange_choose(exchange=swap, by=p2, step="give_b", picks=[theirs])
     state = engine(session)
     assert mine in state.player_decks[seat_key(rival.pk)] and theirs in state.player_decks[seat_key(hero.pk)]
     assert_conserved(session)
@@ -215,8 +219,8 @@ def test_fr_exch_6_treasure_take_and_swap_and_the_mayor_never_takes_treasure():
 
 def test_fr_exch_4_death_puts_every_card_into_the_treasure_and_leaves_the_table(client):
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
-    pending = services.exchange_start(session=session, by=mayor, kind="bet", first=rival, second=hero)
-    services.exchange_start(session=session, by=mayor, kind="death", first=hero)
+    pending = exchange_start(session=session, by=mayor, kind="bet", first=rival, second=hero)
+    exchange_start(session=session, by=mayor, kind="death", first=hero)
     state = engine(session)
     assert seat_key(hero.pk) not in state.players and len(state.treasure) == 8
     pending.refresh_from_db()
@@ -228,24 +232,24 @@ def test_fr_exch_4_death_puts_every_card_into_the_treasure_and_leaves_the_table(
 
 def test_fr_exch_4_death_is_refused_during_an_open_check():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
-    services.check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    check_request(session=session, by=mayor, characters=[hero], trait="manos")
     snapshot = _snapshot(session)
     with pytest.raises(SessionError, match="open check or fight"):
-        services.exchange_start(session=session, by=mayor, kind="death", first=hero)
+        exchange_start(session=session, by=mayor, kind="death", first=hero)
     assert _snapshot(session) == snapshot
 
 
 def test_fr_exch_1_exchanges_are_normal_mode_only():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, mode="sin_gestion")
     with pytest.raises(SessionError):
-        services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
+        exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
     assert not Exchange.objects.exists()
 
 
 def test_fr_sob_1_coma_exchange_is_the_mayors_real_choice(client):
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, skip_phase_1=True)
     set_tracks(hero, sobriety=-2)
-    services.track_change(session=session, by=mayor, character=hero, track="sobriety", amount=-1)
+    track_change(session=session, by=mayor, character=hero, track="sobriety", amount=-1)
     exchange = Exchange.objects.get(session=session, kind="coma")
     assert exchange.chooser == MAYOR_SEAT and exchange.status == "pending"
     client.force_login(p1)  # the player sees that the Mayor must choose, and no card of his
@@ -281,12 +285,12 @@ def test_the_mayor_starts_and_calls_off_an_exchange_from_the_dashboard(client):
     exchange.refresh_from_db()
     assert exchange.status == "cancelled"
     with pytest.raises(SessionError, match="already settled"):
-        services.exchange_choose(exchange=exchange, by=p1, step="take", picks=["#1"])
+        exchange_choose(exchange=exchange, by=p1, step="take", picks=["#1"])
 
 
 def test_pages_are_in_spanish_by_default(client):
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
-    services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
+    exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
     client.force_login(p1)
     with translation.override("es"):
         page = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").content.decode()
@@ -310,7 +314,7 @@ def _share_url(session, sharing):
 
 def test_fr_exch_6_the_sharers_decide_on_their_phones_who_keeps_the_card(client):
     session, mayor, [(p1, hero), (p2, rival), (p3, third)], _ = make_table(players=3)
-    services.phase_switch(session=session, by=mayor)  # phase 2: the pile went to the Tesoro
+    phase_switch(session=session, by=mayor)  # phase 2: the pile went to the Tesoro
     a, b, c = seat_key(hero.pk), seat_key(rival.pk), seat_key(third.pk)
     client.force_login(mayor)
     page = client.get(session.get_absolute_url()).content.decode()
@@ -367,9 +371,9 @@ def test_fr_exch_6_the_sharers_decide_on_their_phones_who_keeps_the_card(client)
     assert sharing.status == "done" and (swap.first, swap.second, swap.chooser) == (a, b, a)
     assert c not in (swap.first, swap.second)
     mine = _options(session, swap, a)[0]["value"]
-    services.exchange_choose(exchange=swap, by=p1, step="give", picks=[mine])
+    exchange_choose(exchange=swap, by=p1, step="give", picks=[mine])
     theirs = _options(session, swap, b)[0]["value"]
-    services.exchange_choose(exchange=swap, by=p2, step="give_b", picks=[theirs])
+    exchange_choose(exchange=swap, by=p2, step="give_b", picks=[theirs])
     state = engine(session)
     assert mine in state.player_decks[b] and theirs in state.player_decks[a]
     assert any("FR-EXCH-6" in e.rules for e in SessionEvent.objects.filter(session=session, kind="decision"))
@@ -380,7 +384,7 @@ def test_fr_exch_6_the_mayor_speaks_for_a_sharer_without_a_phone_and_phase_1_car
     session, mayor, [(p1, hero), (p2, rival), (p3, third)], _ = make_table(players=3)
     _treasure_in_phase_1(session)
     a, b, c = seat_key(hero.pk), seat_key(rival.pk), seat_key(third.pk)
-    sharing = services.treasure_share_start(session=session, by=mayor, sharers=[hero, rival, third], count=2,
+    sharing = treasure_share_start(session=session, by=mayor, sharers=[hero, rival, third], count=2,
                                             swaps=1)
     cards = sharing.chosen["sharing"]["cards"]
     assert len(cards) == 2
@@ -390,29 +394,29 @@ def test_fr_exch_6_the_mayor_speaks_for_a_sharer_without_a_phone_and_phase_1_car
         assert f'aria-label="{Card.from_uid(uid).label}"' not in page
     assert "treasure card 2, face down" in page
     with pytest.raises(SessionError, match="not yours"):
-        services.treasure_share_vote(exchange=sharing, by=p1, sharer=rival, keepers=[hero, hero])
+        treasure_share_vote(exchange=sharing, by=p1, sharer=rival, keepers=[hero, hero])
     with pytest.raises(SessionError, match="one keeper for each"):
-        services.treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[hero])
+        treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[hero])
     snapshot = _snapshot(session)
-    services.treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[hero, third])
-    services.treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[hero, third])  # double submit
+    treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[hero, third])
+    treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[hero, third])  # double submit
     assert SessionEvent.objects.filter(session=session).count() == snapshot[1] + 1
     client.force_login(mayor)  # the Mayor records the votes of the players without a phone
     page = client.get(session.get_absolute_url(), {"fragment": "checks"}).content.decode()
     assert f'data-testid="sharing-vote-{sharing.pk}-{rival.pk}"' in page and "Say it for" in page
     client.post(_share_url(session, sharing), {"action": "keeper", "character": rival.pk,
                                                "keeper": [hero.pk, third.pk]})
-    services.treasure_share_vote(exchange=sharing, by=p3, sharer=third, keepers=[hero, third])
+    treasure_share_vote(exchange=sharing, by=p3, sharer=third, keepers=[hero, third])
     sharing.refresh_from_db()
     state = engine(session)
     assert cards[0] in state.player_decks[a] and cards[1] in state.player_decks[c]
     assert not set(cards) & (rules_session.visible_cards(state, a) | rules_session.visible_cards(state, c))
     assert sharing.chosen["sharing"]["left"] == {b: 1}  # only the one who kept nothing may swap
     with pytest.raises(SessionError, match="no swap left"):
-        services.treasure_share_swap(exchange=sharing, by=p1, sharer=hero, partner=rival)
+        treasure_share_swap(exchange=sharing, by=p1, sharer=hero, partner=rival)
     with pytest.raises(SessionError, match="already agreed"):
-        services.treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[third, third])
-    services.treasure_share_swap(exchange=sharing, by=mayor, sharer=rival, partner=None)  # no swap
+        treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[third, third])
+    treasure_share_swap(exchange=sharing, by=mayor, sharer=rival, partner=None)  # no swap
     sharing.refresh_from_db()
     assert sharing.status == "done" and not Exchange.objects.filter(kind="treasure_swap").exists()
     assert_conserved(session)
@@ -424,21 +428,21 @@ def test_fr_exch_6_an_empty_tesoro_lets_every_sharer_swap_and_bad_starts_are_ref
     snapshot = _snapshot(session)
     for sharers, message in (([hero, minion], "not a protagonist"), ([], "at least one")):
         with pytest.raises(SessionError, match=message):
-            services.treasure_share_start(session=session, by=mayor, sharers=sharers)
+            treasure_share_start(session=session, by=mayor, sharers=sharers)
     with pytest.raises(SessionError, match="empty"):  # a lone finder and nothing in the Tesoro
-        services.treasure_share_start(session=session, by=mayor, sharers=[hero])
+        treasure_share_start(session=session, by=mayor, sharers=[hero])
     with pytest.raises(SessionError, match="nothing to share"):
-        services.treasure_share_start(session=session, by=mayor, sharers=[hero, rival], swaps=0)
+        treasure_share_start(session=session, by=mayor, sharers=[hero, rival], swaps=0)
     assert _snapshot(session) == snapshot
-    sharing = services.treasure_share_start(session=session, by=mayor, sharers=[hero, rival])
+    sharing = treasure_share_start(session=session, by=mayor, sharers=[hero, rival])
     assert sharing.step == "swap" and sharing.chosen["sharing"]["left"] == {seat_key(hero.pk): 1,
                                                                           seat_key(rival.pk): 1}
     with pytest.raises(SessionError, match="already being shared"):
-        services.treasure_share_start(session=session, by=mayor, sharers=[hero, rival])
+        treasure_share_start(session=session, by=mayor, sharers=[hero, rival])
     with pytest.raises(SessionError, match="another sharer"):
-        services.treasure_share_swap(exchange=sharing, by=p1, sharer=hero, partner=hero)
-    services.treasure_share_swap(exchange=sharing, by=p1, sharer=hero, partner=rival)
-    services.treasure_share_swap(exchange=sharing, by=p2, sharer=rival, partner=hero)
+        treasure_share_swap(exchange=sharing, by=p1, sharer=hero, partner=hero)
+    treasure_share_swap(exchange=sharing, by=p1, sharer=hero, partner=rival)
+    treasure_share_swap(exchange=sharing, by=p2, sharer=rival, partner=hero)
     sharing.refresh_from_db()
     assert sharing.status == "done"
     assert Exchange.objects.filter(session=session, kind="treasure_swap", status="pending").count() == 2
@@ -446,17 +450,17 @@ def test_fr_exch_6_an_empty_tesoro_lets_every_sharer_swap_and_bad_starts_are_ref
 
 def test_fr_exch_6_a_lone_finder_keeps_it_and_death_calls_off_the_sharing():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
-    services.phase_switch(session=session, by=mayor)
-    done = services.treasure_share_start(session=session, by=mayor, sharers=[hero], count=2)
+    phase_switch(session=session, by=mayor)
+    done = treasure_share_start(session=session, by=mayor, sharers=[hero], count=2)
     assert done.status == "done" and len(engine(session).player_decks[seat_key(hero.pk)]) == 10
-    sharing = services.treasure_share_start(session=session, by=mayor, sharers=[hero, rival])
+    sharing = treasure_share_start(session=session, by=mayor, sharers=[hero, rival])
     with pytest.raises(SessionError, match="already being shared"):
-        services.exchange_start(session=session, by=mayor, kind="treasure_take", first=hero)
-    services.exchange_start(session=session, by=mayor, kind="death", first=rival)
+        exchange_start(session=session, by=mayor, kind="treasure_take", first=hero)
+    exchange_start(session=session, by=mayor, kind="death", first=rival)
     sharing.refresh_from_db()
     assert sharing.status == "cancelled"
     with pytest.raises(SessionError):
-        services.exchange_choose(exchange=sharing, by=p1, step="keeper", picks=["#1"])
+        exchange_choose(exchange=sharing, by=p1, step="keeper", picks=["#1"])
     assert_conserved(session)
 
 
@@ -466,7 +470,7 @@ def test_fr_exch_6_a_lone_finder_keeps_it_and_death_calls_off_the_sharing():
 def test_fr_exch_7_in_phase_2_no_page_or_fragment_shows_the_other_sides_deck(client):
     session, mayor, [(p1, hero), (p2, rival), (p3, third)], _ = make_table(players=3, skip_phase_1=True)
     a, b = seat_key(hero.pk), seat_key(rival.pk)
-    exchange = services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
+    exchange = exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
     state = engine(session)
     decks = {seat: _labels(state.player_decks[seat]) for seat in (a, b)}
     assert not decks[a] & decks[b]
@@ -492,10 +496,10 @@ def test_fr_exch_6_fr_mode_4_a_non_sharer_finds_no_treasure_card_at_any_url(clie
     from tests.web.test_session_secrecy import FRAGMENTS, _assert_clean, _forbidden
 
     session, mayor, [(p1, hero), (p2, rival), (p3, third)], _ = make_table(players=3)
-    services.phase_switch(session=session, by=mayor)
-    sharing = services.treasure_share_start(session=session, by=mayor, sharers=[hero, rival], count=2)
-    services.treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[rival, rival])
-    bet = services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
+    phase_switch(session=session, by=mayor)
+    sharing = treasure_share_start(session=session, by=mayor, sharers=[hero, rival], count=2)
+    treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[rival, rival])
+    bet = exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
     hidden, labels, _state = _forbidden(session, seat_key(third.pk))
     assert {Card.from_uid(u).label for u in sharing.chosen["sharing"]["cards"]} <= labels
     snapshot = _snapshot(session)

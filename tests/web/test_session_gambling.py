@@ -6,9 +6,11 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from frontera.play import services
 from frontera.play.models import MAYOR_SEAT, Exchange, Gamble, SessionEvent, seat_key
-from frontera.play.services import SessionError
+from frontera.play.services.checks import check_choose, check_draw
+from frontera.play.services.core import SessionError
+from frontera.play.services.exchanges import exchange_choices, exchange_choose
+from frontera.play.services.gambling import banca_begin, banca_deal, banca_try_stop, gamble_contest
 from frontera.rules.cards import Card
 from tests.factories import assert_conserved, engine, make_table, stack_pile
 
@@ -50,22 +52,22 @@ def _pile_cards(session, suit, count, *, low=True):
 
 def _stop(session, gamble, who, chosen_uid, filler):
     stack_pile(session, filler + [chosen_uid])
-    prueba = services.banca_try_stop(gamble=gamble, by=who)
-    part = services.check_draw(participant=prueba.participants.get(), by=who)
+    prueba = banca_try_stop(gamble=gamble, by=who)
+    part = check_draw(participant=prueba.participants.get(), by=who)
     assert chosen_uid in part.drawn
-    return services.check_choose(participant=part, by=who, card=chosen_uid)
+    return check_choose(participant=part, by=who, card=chosen_uid)
 
 
 def test_fr_gmb_2_3_4_banca_win_is_settled_into_money_and_the_winner_chooses_the_exchange():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
     money = _money(hero)
-    gamble = services.banca_begin(session=session, by=mayor, character=hero)
+    gamble = banca_begin(session=session, by=mayor, character=hero)
     assert len(gamble.state["pile"]) == 8 + 4  # the Mayor's 8 and the dead man's hand (FR-GMB-2)
     _order_banca(gamble, ["AS"])
     with pytest.raises(SessionError, match="Play a round"):
-        services.banca_try_stop(gamble=gamble, by=p1)
-    services.banca_deal(gamble=gamble, by=mayor, rounds_seen=0)
-    services.banca_deal(gamble=gamble, by=mayor, rounds_seen=0)  # a double submit: no second round
+        banca_try_stop(gamble=gamble, by=p1)
+    banca_deal(gamble=gamble, by=mayor, rounds_seen=0)
+    banca_deal(gamble=gamble, by=mayor, rounds_seen=0)  # a double submit: no second round
     gamble.refresh_from_db()
     assert (gamble.state["player"], gamble.state["bank"], len(gamble.state["rounds"])) == (3, 0, 1)
     diamonds = _pile_cards(session, "D", 1, low=False)
@@ -81,9 +83,9 @@ def test_fr_gmb_2_3_4_banca_win_is_settled_into_money_and_the_winner_chooses_the
 
 def test_fr_gmb_6_banca_cheat_caught_loses_all_and_the_mayor_takes_a_card():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
-    gamble = services.banca_begin(session=session, by=mayor, character=hero, cheating=True)
+    gamble = banca_begin(session=session, by=mayor, character=hero, cheating=True)
     _order_banca(gamble, ["8C"])
-    services.banca_deal(gamble=gamble, by=mayor)
+    banca_deal(gamble=gamble, by=mayor)
     prueba_part = _stop(session, gamble, p1, _pile_cards(session, "S", 1)[0], _pile_cards(session, "H", 2))
     assert prueba_part.trait == "manos" and prueba_part.skill == "mana"  # Manos (Maña) instead (FR-GMB-6)
     gamble.refresh_from_db()
@@ -92,7 +94,7 @@ def test_fr_gmb_6_banca_cheat_caught_loses_all_and_the_mayor_takes_a_card():
     exchange = Exchange.objects.get(session=session)
     assert (exchange.kind, exchange.chooser, exchange.second) == ("cheat", MAYOR_SEAT, seat_key(hero.pk))
     before = engine(session)
-    services.exchange_choose(exchange=exchange, by=mayor, step="take", picks=["#1"])
+    exchange_choose(exchange=exchange, by=mayor, step="take", picks=["#1"])
     state = engine(session)  # the rival takes one and gives nothing back (FR-EXCH-2)
     assert len(state.player_decks[MAYOR_SEAT]) == len(before.player_decks[MAYOR_SEAT]) + 1
     assert len(state.player_decks[seat_key(hero.pk)]) == len(before.player_decks[seat_key(hero.pk)]) - 1
@@ -100,22 +102,22 @@ def test_fr_gmb_6_banca_cheat_caught_loses_all_and_the_mayor_takes_a_card():
 
 def test_fr_gmb_3_no_round_while_an_attempt_to_leave_is_open_and_a_failed_attempt_keeps_playing():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
-    gamble = services.banca_begin(session=session, by=mayor, character=hero)
-    services.banca_deal(gamble=gamble, by=mayor)
+    gamble = banca_begin(session=session, by=mayor, character=hero)
+    banca_deal(gamble=gamble, by=mayor)
     stack_pile(session, _pile_cards(session, "S", 5))  # Cabeza (♦): all spades → Fracaso
-    prueba = services.banca_try_stop(gamble=gamble, by=p1)
-    assert services.banca_try_stop(gamble=gamble, by=p1).pk == prueba.pk  # double submit
+    prueba = banca_try_stop(gamble=gamble, by=p1)
+    assert banca_try_stop(gamble=gamble, by=p1).pk == prueba.pk  # double submit
     before = Gamble.objects.get(pk=gamble.pk).state
     with pytest.raises(SessionError, match="attempt to leave"):
-        services.banca_deal(gamble=gamble, by=mayor)
+        banca_deal(gamble=gamble, by=mayor)
     assert Gamble.objects.get(pk=gamble.pk).state == before
-    part = services.check_draw(participant=prueba.participants.get(), by=p1)
-    services.check_choose(participant=part, by=p1, card=part.drawn[0])
+    part = check_draw(participant=prueba.participants.get(), by=p1)
+    check_choose(participant=part, by=p1, card=part.drawn[0])
     gamble.refresh_from_db()
     assert gamble.status == "open" and gamble.state["status"] == "playing" and not gamble.state["may_stop"]
     with pytest.raises(SessionError, match="another round"):
-        services.banca_try_stop(gamble=gamble, by=p1)
-    services.banca_deal(gamble=gamble, by=mayor)
+        banca_try_stop(gamble=gamble, by=p1)
+    banca_deal(gamble=gamble, by=mayor)
 
 
 def _contest_play(session, gamble, plays):
@@ -124,14 +126,14 @@ def _contest_play(session, gamble, plays):
         part = gamble.prueba.participants.get(character=character)
         uid = _pile_cards(session, suit, 1, low=not high)[0]
         stack_pile(session, _pile_cards(session, other, 2) + [uid])
-        part = services.check_draw(participant=part, by=who)
-        services.check_choose(participant=part, by=who, card=uid)
+        part = check_draw(participant=part, by=who)
+        check_choose(participant=part, by=who, card=uid)
 
 
 def test_fr_gmb_5_azar_opposed_cabeza_then_luck_and_the_bet_exchange():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
     m1, m2 = _money(hero), _money(rival)
-    gamble = services.gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival])
+    gamble = gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival])
     assert {p.trait for p in gamble.prueba.participants.all()} == {"cabeza"}
     _contest_play(session, gamble, [(p1, hero, "D", True, "S"), (p2, rival, "S", False, "C")])
     gamble.refresh_from_db()
@@ -146,19 +148,19 @@ def test_fr_gmb_5_azar_opposed_cabeza_then_luck_and_the_bet_exchange():
 
 def test_fr_gmb_7_habilidad_contest_uses_the_contests_trait_and_skill():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
-    gamble = services.gamble_contest(session=session, by=mayor, kind="habilidad", characters=[hero, rival],
+    gamble = gamble_contest(session=session, by=mayor, kind="habilidad", characters=[hero, rival],
                                      contest="pulso")
     assert {(p.trait, p.skill) for p in gamble.prueba.participants.all()} == {("musculo", "fuerza")}
     with pytest.raises(SessionError, match="drinking"):
-        services.gamble_contest(session=session, by=mayor, kind="habilidad", characters=[hero, rival],
+        gamble_contest(session=session, by=mayor, kind="habilidad", characters=[hero, rival],
                                 contest="duelo_bebida")
     with pytest.raises(SessionError, match="two characters"):
-        services.gamble_contest(session=session, by=mayor, kind="azar", characters=[hero])
+        gamble_contest(session=session, by=mayor, kind="azar", characters=[hero])
 
 
 def test_fr_gmb_6_azar_cheat_draws_manos_mana():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
-    gamble = services.gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival],
+    gamble = gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival],
                                      cheats=[rival.pk])
     traits = {p.character_id: (p.trait, p.skill) for p in gamble.prueba.participants.all()}
     assert traits == {hero.pk: ("cabeza", "astucia"), rival.pk: ("manos", "mana")}
@@ -200,9 +202,9 @@ def test_fr_gmb_4_the_banca_pays_whole_dollars_and_says_the_house_keeps_the_frac
     whole dollars and the house keeps the fraction: $7, and the log says so."""
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
     _set_money(hero, 10)
-    gamble = services.banca_begin(session=session, by=mayor, character=hero)
+    gamble = banca_begin(session=session, by=mayor, character=hero)
     _order_banca(gamble, ["8C"])  # 1 point for the bank: r = 1
-    services.banca_deal(gamble=gamble, by=mayor)
+    banca_deal(gamble=gamble, by=mayor)
     _stop(session, gamble, p1, _pile_cards(session, "D", 1, low=True)[0], _pile_cards(session, "C", 2))
     gamble.refresh_from_db()
     assert gamble.status == "settled" and gamble.state["result"]["money_exact"] == "15/2"
@@ -215,7 +217,7 @@ def test_fr_exch_2_fr_gmb_5_azar_among_three_one_winner_settles_with_each_loser(
     """Every bettor stakes one card (ruling): the winner opens a bet with each loser and chooses in
     both, on their phone."""
     session, mayor, [(p1, hero), (p2, rival), (p3, third)], _ = make_table(players=3)
-    gamble = services.gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival, third])
+    gamble = gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival, third])
     _contest_play(session, gamble, [(p1, hero, "D", True, "S"), (p2, rival, "S", False, "C"),
                                     (p3, third, "C", False, "S")])
     gamble.refresh_from_db()
@@ -229,10 +231,10 @@ def test_fr_exch_2_fr_gmb_5_azar_among_three_one_winner_settles_with_each_loser(
     seats = (seat_key(hero.pk), seat_key(rival.pk), seat_key(third.pk))
     sizes = [len(engine(session).player_decks[s]) for s in seats]
     for bet in bets:
-        services.exchange_choose(exchange=bet, by=p1, step="take", picks=["#1"])
+        exchange_choose(exchange=bet, by=p1, step="take", picks=["#1"])
         bet.refresh_from_db()
-        mine = services.exchange_choices(engine(session), bet, seat_key(hero.pk))[0]["value"]
-        services.exchange_choose(exchange=bet, by=p1, step="give", picks=[mine])
+        mine = exchange_choices(engine(session), bet, seat_key(hero.pk))[0]["value"]
+        exchange_choose(exchange=bet, by=p1, step="give", picks=[mine])
     state = engine(session)
     assert [len(state.player_decks[s]) for s in seats] == sizes  # a card taken, a card given, each time
     assert SessionEvent.objects.filter(session=session, kind="card", reason="bet").count() == 4
@@ -241,7 +243,7 @@ def test_fr_exch_2_fr_gmb_5_azar_among_three_one_winner_settles_with_each_loser(
 
 def test_fr_exch_2_fr_gmb_5_azar_among_three_all_in_tablas_is_a_ring_of_random_takes():
     session, mayor, [(p1, hero), (p2, rival), (p3, third)], _ = make_table(players=3)
-    gamble = services.gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival, third])
+    gamble = gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival, third])
     # nobody plays a red card: FR-OPP-5, everybody in Tablas
     _contest_play(session, gamble, [(p1, hero, "S", True, "C"), (p2, rival, "C", True, "S"),
                                     (p3, third, "S", False, "C")])
@@ -261,7 +263,7 @@ def test_fr_exch_2_fr_gmb_7_habilidad_among_three_an_npc_loser_stakes_the_mayors
     """A habilidad contest among three (FR-GMB-7): each loser stakes one card; the NPC's comes from
     the Mayor's deck and the exchange names the NPC."""
     session, mayor, [(p1, hero), (p2, rival)], [minion] = make_table(players=2)
-    gamble = services.gamble_contest(session=session, by=mayor, kind="habilidad", characters=[hero, rival, minion],
+    gamble = gamble_contest(session=session, by=mayor, kind="habilidad", characters=[hero, rival, minion],
                                      contest="pulso")
     _contest_play(session, gamble, [(p1, hero, "H", True, "S"), (p2, rival, "S", False, "C"),
                                     (mayor, minion, "C", False, "S")])

@@ -15,9 +15,20 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from frontera.play import history, services
+from frontera.play import history
 from frontera.play.models import GameSession, SessionEvent
-from frontera.play.services import Fighter
+from frontera.play.services.checks import check_choose, check_draw, check_request
+from frontera.play.services.combat import (
+    Fighter,
+    combat_choose,
+    combat_declare,
+    combat_draw,
+    combat_end,
+    combat_next_turn,
+    combat_start,
+)
+from frontera.play.services.sessions import session_end
+from frontera.play.services.table_tools import track_change
 from frontera.rules.cards import Card
 from tests.factories import engine, make_table, make_user, stack_pile
 
@@ -34,11 +45,11 @@ def _client(user):
 def _check(session, mayor, character, by, trait, top, play):
     """A trait check on ``character`` drawing the stacked ``top`` cards; ``play`` is chosen."""
     stack_pile(session, top)
-    prueba = services.check_request(session=session, by=mayor, characters=[character], trait=trait)
-    part = services.check_draw(participant=prueba.participants.get(), by=by)
+    prueba = check_request(session=session, by=mayor, characters=[character], trait=trait)
+    part = check_draw(participant=prueba.participants.get(), by=by)
     assert set(top) <= set(part.drawn)
     if play:
-        services.check_choose(participant=part, by=by, card=play, suit="S")
+        check_choose(participant=part, by=by, card=play, suit="S")
     return prueba
 
 
@@ -52,7 +63,7 @@ def _table(*, leave_open=False):
     c2 = _check(session, mayor, rival, p2, "manos", ["1:7D", "1:8H", "1:6C"], "1:6C")
     c3 = _check(session, mayor, hero, p1, "manos", ["1:10D", "1:4H", "1:9H"], "1:9H")
     c4 = _check(session, mayor, minion, mayor, "cabeza", ["1:QS", "1:KH", "1:JD"], "1:KH")
-    services.track_change(session=session, by=mayor, character=hero, track="health", amount=-1)
+    track_change(session=session, by=mayor, character=hero, track="health", amount=-1)
     open_check = None
     if leave_open:
         open_check = _check(session, mayor, rival, p2, "musculo", ["1:2D", "1:3D", "1:4D"], None)
@@ -203,8 +214,8 @@ def test_fr_mode_2_the_mayor_sees_as_his_seat_while_the_session_is_in_play():
     assert all(r["hidden"] for r in exported.values() if r["reason"] == "dealt" and r["to"].startswith("mazo of"))
     # the Mayor draws for a player who has no phone at hand: he saw those cards
     stack_pile(session, ["1:5D", "1:6D", "1:7S"])
-    prueba = services.check_request(session=session, by=mayor, characters=[t["hero"]], trait="sentidos")
-    part = services.check_draw(participant=prueba.participants.get(), by=mayor)
+    prueba = check_request(session=session, by=mayor, characters=[t["hero"]], trait="sentidos")
+    part = check_draw(participant=prueba.participants.get(), by=mayor)
     assert len(part.drawn) == 2  # Herido: one card fewer (FR-HLT-1)
     exported = [r for r in _json(_client(mayor), session, check=prueba.pk)["events"] if r["kind"] == "card"]
     assert {r["card_uid"] for r in exported} == set(part.drawn) == {"1:6D", "1:7S"}
@@ -218,7 +229,7 @@ def test_the_mayor_sees_every_card_once_the_session_has_ended_and_a_player_no_mo
     t = _table()
     session, mayor, p1 = t["session"], t["mayor"], t["p1"]
     before = _json(_client(p1), session)["events"]
-    services.session_end(session=session, by=mayor)
+    session_end(session=session, by=mayor)
     after = _json(_client(p1), session)["events"]
     assert [(r["id"], r["card_uid"]) for r in after[: len(before)]] == [(r["id"], r["card_uid"]) for r in before]
     assert all(r["card_uid"] == "" for r in after[len(before):] if r["kind"] == "card")
@@ -285,7 +296,7 @@ def test_a_card_page_tells_its_journey_as_the_viewer_saw_it():
 def test_filters_by_kind_check_character_card_and_fight_turn():
     t = _table()
     session, mayor, hero, rival = t["session"], t["mayor"], t["hero"], t["rival"]
-    services.session_end(session=session, by=mayor)
+    session_end(session=session, by=mayor)
     client = _client(mayor)
     kinds = {r["kind"] for r in _json(client, session, kind="decision")["events"]}
     assert kinds == {"decision"}
@@ -314,20 +325,20 @@ def test_filters_by_kind_check_character_card_and_fight_turn():
 def test_fight_turn_filter_follows_the_fights_turns():
     session, mayor, seated, (minion,) = make_table(players=1, minions=1)
     ((p1, hero),) = seated
-    combat = services.combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(minion, "b")])
-    services.combat_declare(combat=combat, by=mayor, character=minion, technique="pelea", target=hero,
+    combat = combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(minion, "b")])
+    combat_declare(combat=combat, by=mayor, character=minion, technique="pelea", target=hero,
                             band="adyacente")
-    services.combat_draw(combat=combat, by=mayor, character=minion)
-    services.combat_declare(combat=combat, by=p1, character=hero, technique="move")
+    combat_draw(combat=combat, by=mayor, character=minion)
+    combat_declare(combat=combat, by=p1, character=hero, technique="move")
     combat.refresh_from_db()
-    services.combat_choose(combat=combat, by=mayor, character=minion,
+    combat_choose(combat=combat, by=mayor, character=minion,
                            cards=combat.state["hands"][f"k{minion.pk}"][:1], suit="S")  # the reveal follows
     first_turn_end = SessionEvent.objects.filter(session=session).order_by("-pk").first().pk
     combat.refresh_from_db()
     assert combat.state["revealed"]
-    services.combat_next_turn(combat=combat, by=mayor)
+    combat_next_turn(combat=combat, by=mayor)
     combat.refresh_from_db()
-    services.combat_end(combat=combat, by=mayor)
+    combat_end(combat=combat, by=mayor)
     turns = history.fight_turns(session)
     assert [(t["combat"], t["turn"]) for t in turns] == [(combat.pk, 1), (combat.pk, 2)]
     client = _client(mayor)
@@ -366,13 +377,13 @@ def test_queries_stay_constant_as_the_log_grows():
     small = _query_counts(session, [mayor, t["p1"]])
     events = SessionEvent.objects.filter(session=session).count()
     for _ in range(6):
-        prueba = services.check_request(session=session, by=mayor, characters=[t["hero"], t["rival"]],
+        prueba = check_request(session=session, by=mayor, characters=[t["hero"], t["rival"]],
                                         trait="sentidos")
         for part, who in zip(prueba.participants.order_by("pk"), [t["p1"], t["p2"]], strict=True):
-            part = services.check_draw(participant=part, by=who)
-            services.check_choose(participant=part, by=who, card=part.drawn[0], suit="C")
-        services.track_change(session=session, by=mayor, character=t["rival"], track="morale", amount=-1)
-        services.track_change(session=session, by=mayor, character=t["rival"], track="morale", amount=1)
+            part = check_draw(participant=part, by=who)
+            check_choose(participant=part, by=who, card=part.drawn[0], suit="C")
+        track_change(session=session, by=mayor, character=t["rival"], track="morale", amount=-1)
+        track_change(session=session, by=mayor, character=t["rival"], track="morale", amount=1)
     assert SessionEvent.objects.filter(session=session).count() > events + 60
     assert _query_counts(session, [mayor, t["p1"]]) == small
 
@@ -444,7 +455,7 @@ def test_the_deck_chart_follows_every_deck_to_its_size_now():
 
 def test_an_ended_session_keeps_its_status_for_the_history():
     t = _table()
-    services.session_end(session=t["session"], by=t["mayor"])
+    session_end(session=t["session"], by=t["mayor"])
     assert GameSession.objects.get(pk=t["session"].pk).status == GameSession.Status.ENDED
     page = _client(t["p1"]).get(reverse("play_history", args=[t["session"].pk])).text
     assert 'aria-label="a card"' in page  # nothing more for a player after the end
@@ -471,8 +482,8 @@ def test_the_csv_never_hands_a_spreadsheet_a_formula():
     ((player, hero),) = seated
     hero.name = '=HYPERLINK("http://example.com","x")'
     hero.save(update_fields=["name"])
-    prueba = services.check_request(session=session, by=mayor, characters=[hero], trait="manos")
-    services.check_draw(participant=prueba.participants.get(), by=player)  # "<who> draws 3 card(s)..."
+    prueba = check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    check_draw(participant=prueba.participants.get(), by=player)  # "<who> draws 3 card(s)..."
     text = _text(_client(player).get(reverse("play_history_csv", args=[session.pk]))).lstrip("\ufeff")
     rows = list(csv.DictReader(io.StringIO(text)))
     assert any("HYPERLINK" in r["text"] for r in rows)

@@ -5,9 +5,11 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from frontera.play import services
 from frontera.play.models import Exchange, Gamble, GameSession, SessionEvent, Treatment
-from frontera.play.services import SessionError
+from frontera.play.services.checks import check_choose, check_draw
+from frontera.play.services.core import SessionError
+from frontera.play.services.duels import drinking_duel_drink, drinking_duel_start
+from frontera.play.services.medical import medical_request
 from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from tests.factories import engine, make_table, set_tracks, stack_pile
@@ -35,12 +37,12 @@ def _anywhere(session, code):
 
 
 def _treat(session, by, healer, patient, chosen_suit, *, low=True, uid=None):
-    treatment = services.medical_request(session=session, by=session.campaign.mayor, healer=healer, patient=patient)
+    treatment = medical_request(session=session, by=session.campaign.mayor, healer=healer, patient=patient)
     part = treatment.prueba.participants.get()
     uid = uid or _pile(session, chosen_suit, low=low)[0]
     stack_pile(session, [uid])
-    part = services.check_draw(participant=part, by=by)
-    services.check_choose(participant=part, by=by, card=uid)
+    part = check_draw(participant=part, by=by)
+    check_choose(participant=part, by=by, card=uid)
     treatment.refresh_from_db()
     return treatment, part
 
@@ -80,7 +82,7 @@ def test_fr_chk_5_on_oneself_difficulty_8_even_a_low_diamond_fails():
 def test_fr_chk_5_refuses_an_unwounded_patient_and_a_double_submit_is_one_check(client):
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
     with pytest.raises(SessionError, match="not wounded"):
-        services.medical_request(session=session, by=mayor, healer=hero, patient=rival)
+        medical_request(session=session, by=mayor, healer=hero, patient=rival)
     set_tracks(rival, health=-1)
     client.force_login(mayor)
     for _ in range(2):
@@ -92,7 +94,7 @@ def test_fr_chk_5_refuses_an_unwounded_patient_and_a_double_submit_is_one_check(
 def test_fr_sob_2_drinking_duel_until_a_coma_then_the_bet_exchange(client):
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
     set_tracks(rival, sobriety=-2)  # the rival starts Borracho: one bad draw from a coma
-    duel = services.drinking_duel_start(session=session, by=mayor, characters=[hero, rival])
+    duel = drinking_duel_start(session=session, by=mayor, characters=[hero, rival])
     client.force_login(p1)
     page = client.get(session.get_absolute_url()).text
     assert f"duel-drink-{hero.pk}" in page and f"duel-drink-{rival.pk}" not in page
@@ -104,7 +106,7 @@ def test_fr_sob_2_drinking_duel_until_a_coma_then_the_bet_exchange(client):
         r = duel.state["round"]
         client.post(url, {"character": hero.pk, "round": r})
         client.post(url, {"character": hero.pk, "round": r})  # a double submit: no second drink
-        services.drinking_duel_drink(gamble=duel, by=p2, character=rival, round_seen=r)
+        drinking_duel_drink(gamble=duel, by=p2, character=rival, round_seen=r)
         rounds += 1
         assert rounds < 40
     duel.refresh_from_db()
@@ -119,4 +121,4 @@ def test_fr_sob_2_drinking_duel_until_a_coma_then_the_bet_exchange(client):
     assert bets.count() == 1 and (result[str(hero.pk)] == "tie") == (bets.get().kind == "bet_tie")
     assert Exchange.objects.filter(session=session, kind="coma").exists()  # FR-SOB-1's exchange is due too
     with pytest.raises(SessionError, match="settled"):
-        services.drinking_duel_drink(gamble=duel, by=mayor, character=hero)
+        drinking_duel_drink(gamble=duel, by=mayor, character=hero)

@@ -7,12 +7,21 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from frontera.play import services
 from frontera.play.models import Check, GameSession, Participant
 from frontera.play.selectors import session_version
+from frontera.play.services.checks import check_draw, check_request
+from frontera.play.services.sessions import phase_switch
 from frontera.rules import odds as rules_odds
 from frontera.rules import session as rules_session
-from tests.factories import assert_conserved, engine, make_campaign, make_protagonist, make_table, make_user, stack_pile
+from tests.factories import (
+    assert_conserved,
+    engine,
+    make_campaign,
+    make_protagonist,
+    make_table,
+    make_user,
+    stack_pile,
+)
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -141,7 +150,7 @@ def test_actions_work_without_javascript_and_redirect_back_with_messages(client)
 def test_bad_input_through_htmx_shows_the_message_in_the_region_and_changes_nothing(client):
     session, mayor, seated, _ = make_table()
     player, hero = seated[0]
-    check = services.check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    check = check_request(session=session, by=mayor, characters=[hero], trait="manos")
     participant = check.participants.get()
     client.force_login(player)
     before = GameSession.objects.get(pk=session.pk).state
@@ -153,7 +162,7 @@ def test_bad_input_through_htmx_shows_the_message_in_the_region_and_changes_noth
 def test_stale_form_after_resolution_gets_a_clear_message(client):
     session, mayor, seated, _ = make_table()
     player, hero = seated[0]
-    participant = services.check_draw(participant=services.check_request(
+    participant = check_draw(participant=check_request(
         session=session, by=mayor, characters=[hero], trait="manos").participants.get(), by=player)
     first, second = participant.drawn[:2]
     client.force_login(player)
@@ -176,7 +185,7 @@ def test_double_submitted_check_form_makes_one_check(client):
 def test_a_player_cannot_draw_or_choose_for_someone_elses_character(client):
     session, mayor, seated, (minion,) = make_table()
     (p1, _), (_, other) = seated
-    check = services.check_request(session=session, by=mayor, characters=[other, minion], trait="manos")
+    check = check_request(session=session, by=mayor, characters=[other, minion], trait="manos")
     client.force_login(p1)
     for participant in check.participants.all():
         assert client.post(reverse("play_draw", args=[session.pk, participant.pk])).status_code == 404
@@ -189,7 +198,7 @@ def test_a_player_cannot_draw_or_choose_for_someone_elses_character(client):
 def test_the_mayor_draws_for_a_minion_and_for_a_player_without_a_phone(client):
     session, mayor, seated, (minion,) = make_table()
     hero = seated[0][1]
-    check = services.check_request(session=session, by=mayor, characters=[hero, minion], trait="sentidos")
+    check = check_request(session=session, by=mayor, characters=[hero, minion], trait="sentidos")
     client.force_login(mayor)
     for participant in check.participants.all():
         client.post(reverse("play_draw", args=[session.pk, participant.pk]), **HX)
@@ -230,7 +239,7 @@ def test_fr_mode_7_phone_shows_the_deck_by_suit_in_phase_2_and_a_count_in_phase_
     assert "by-suit" not in phase_1
     for uid in engine(session).player_decks[f"c{hero.pk}"]:  # FR-MODE-2: not even their own
         assert uid not in phase_1
-    services.phase_switch(session=session, by=mayor)
+    phase_switch(session=session, by=mayor)
     phase_2 = client.get(session.get_absolute_url(), {"fragment": "me"}).text
     assert 'class="by-suit"' in phase_2
 

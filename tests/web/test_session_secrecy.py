@@ -10,10 +10,14 @@ from asgiref.sync import sync_to_async
 from django.test import AsyncClient
 from django.urls import URLPattern, reverse
 
-from frontera.play import services, urls
-from frontera.play.models import Participant
-from frontera.play.models import CombatRound, Exchange, Gamble
-from frontera.play.services import Entry, Fighter
+from frontera.play import urls
+from frontera.play.models import CombatRound, Exchange, Gamble, Participant
+from frontera.play.services.checks import Entry, check_choose, check_draw, check_request, opposed_request
+from frontera.play.services.combat import Fighter, combat_choose, combat_declare, combat_draw, combat_start
+from frontera.play.services.duels import drinking_duel_start
+from frontera.play.services.exchanges import exchange_choose, exchange_start
+from frontera.play.services.gambling import banca_begin, banca_deal, banca_try_stop, gamble_contest
+from frontera.play.services.medical import medical_request
 from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from tests.factories import engine, make_table, set_tracks
@@ -28,53 +32,53 @@ def _table_with_secrets():
     minion have chosen face down while p1 has not drawn yet, the Mayor's minion with drawn cards."""
     session, mayor, seated, (minion, other_minion) = make_table(players=2, minions=2)
     (p1, hero), (p2, rival) = seated
-    pending = services.check_request(session=session, by=mayor, characters=[rival, minion], trait="manos")
+    pending = check_request(session=session, by=mayor, characters=[rival, minion], trait="manos")
     for part, who in zip(pending.participants.order_by("pk"), [p2, mayor], strict=True):
-        services.check_draw(participant=part, by=who)
-    opposed = services.opposed_request(session=session, by=mayor, entries=[
+        check_draw(participant=part, by=who)
+    opposed = opposed_request(session=session, by=mayor, entries=[
         Entry(hero, "musculo"), Entry(rival, "musculo"), Entry(other_minion, "cabeza")])
     for part in opposed.participants.exclude(character=hero):
         who = p2 if part.character_id == rival.pk else mayor
-        part = services.check_draw(participant=part, by=who)
-        services.check_choose(participant=part, by=who, card=part.drawn[0], suit="H")
-    done = services.check_request(session=session, by=mayor, characters=[rival], trait="sentidos")
-    part = services.check_draw(participant=done.participants.get(), by=p2)
-    services.check_choose(participant=part, by=p2, card=part.drawn[-1], suit="C")  # revealed: may be seen
+        part = check_draw(participant=part, by=who)
+        check_choose(participant=part, by=who, card=part.drawn[0], suit="H")
+    done = check_request(session=session, by=mayor, characters=[rival], trait="sentidos")
+    part = check_draw(participant=done.participants.get(), by=p2)
+    check_choose(participant=part, by=p2, card=part.drawn[-1], suit="C")  # revealed: may be seen
     # a fight: the minion and p2 hold cards (p2 has locked in face down); p1 has declared only
-    combat = services.combat_start(session=session, by=mayor, fighters=[
+    combat = combat_start(session=session, by=mayor, fighters=[
         Fighter(hero, "a"), Fighter(rival, "a"), Fighter(other_minion, "b")])
-    services.combat_declare(combat=combat, by=mayor, character=other_minion, technique="pelea", target=rival,
+    combat_declare(combat=combat, by=mayor, character=other_minion, technique="pelea", target=rival,
                             band="adyacente")
-    services.combat_draw(combat=combat, by=mayor, character=other_minion)
-    services.combat_declare(combat=combat, by=p2, character=rival, technique="pelea", target=other_minion,
+    combat_draw(combat=combat, by=mayor, character=other_minion)
+    combat_declare(combat=combat, by=p2, character=rival, technique="pelea", target=other_minion,
                             band="adyacente")
-    services.combat_draw(combat=combat, by=p2, character=rival)
+    combat_draw(combat=combat, by=p2, character=rival)
     combat.refresh_from_db()
-    services.combat_choose(combat=combat, by=p2, character=rival, cards=combat.state["hands"][f"k{rival.pk}"][:1],
+    combat_choose(combat=combat, by=p2, character=rival, cards=combat.state["hands"][f"k{rival.pk}"][:1],
                            suit="S")
-    services.combat_declare(combat=combat, by=p1, character=hero, technique="pelea", target=other_minion,
+    combat_declare(combat=combat, by=p1, character=hero, technique="pelea", target=other_minion,
                             band="adyacente")
     # pending exchanges (FR-EXCH-2, -3): p1 chooses blind among p2's cards; p2 has taken one of p1's
     # face down and must still give; a duel between p2 and the Mayor (a minion's side) waits
-    services.exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
-    waiting = services.exchange_start(session=session, by=mayor, kind="bet", first=rival, second=hero)
-    services.exchange_choose(exchange=waiting, by=p2, step="take", picks=["#2"])
-    services.exchange_start(session=session, by=mayor, kind="duel", first=other_minion, second=rival)
+    exchange_start(session=session, by=mayor, kind="bet", first=hero, second=rival)
+    waiting = exchange_start(session=session, by=mayor, kind="bet", first=rival, second=hero)
+    exchange_choose(exchange=waiting, by=p2, step="take", picks=["#2"])
+    exchange_start(session=session, by=mayor, kind="duel", first=other_minion, second=rival)
     # a banca in progress for p2 (FR-GMB-2, -3): two rounds turned, an attempt to leave drawn, unchosen
-    banca = services.banca_begin(session=session, by=mayor, character=rival)
-    services.banca_deal(gamble=banca, by=mayor)
-    services.banca_deal(gamble=banca, by=mayor)
-    stop = services.banca_try_stop(gamble=banca, by=p2)
-    services.check_draw(participant=stop.participants.get(), by=p2)
+    banca = banca_begin(session=session, by=mayor, character=rival)
+    banca_deal(gamble=banca, by=mayor)
+    banca_deal(gamble=banca, by=mayor)
+    stop = banca_try_stop(gamble=banca, by=p2)
+    check_draw(participant=stop.participants.get(), by=p2)
     # an azar contest (FR-GMB-5) where the minion has chosen face down
-    azar = services.gamble_contest(session=session, by=mayor, kind="azar", characters=[rival, minion])
+    azar = gamble_contest(session=session, by=mayor, kind="azar", characters=[rival, minion])
     part = azar.prueba.participants.get(character=minion)
-    part = services.check_draw(participant=part, by=mayor)
-    services.check_choose(participant=part, by=mayor, card=part.drawn[0], suit="D")
+    part = check_draw(participant=part, by=mayor)
+    check_choose(participant=part, by=mayor, card=part.drawn[0], suit="D")
     # a drinking duel in progress (FR-SOB-2) and medical attention called on p2 by p2 (FR-CHK-5)
-    services.drinking_duel_start(session=session, by=mayor, characters=[rival, minion])
+    drinking_duel_start(session=session, by=mayor, characters=[rival, minion])
     set_tracks(rival, health=-1)
-    services.medical_request(session=session, by=mayor, healer=rival, patient=rival)
+    medical_request(session=session, by=mayor, healer=rival, patient=rival)
     return session, p1, hero
 
 

@@ -4,9 +4,17 @@ submits change nothing. Each test goes through the real services; rule IDs are i
 import pytest
 from django.utils import translation
 
-from frontera.play import services
 from frontera.play.models import MAYOR_SEAT, Check, GameSession, SessionEvent, seat_key
-from frontera.play.services import Entry, SessionError
+from frontera.play.services.checks import (
+    E_DRAW_FIRST,
+    Entry,
+    check_choose,
+    check_draw,
+    check_request,
+    opposed_request,
+)
+from frontera.play.services.core import SessionError
+from frontera.play.services.sessions import phase_switch, session_join, session_start
 from frontera.rules import checks as rules_checks
 from frontera.rules import session as rules_session
 from frontera.rules.cards import DEAD_MANS_HAND_CODES, Card
@@ -55,7 +63,7 @@ def test_fr_mode_6_skip_phase_1_deals_everything_and_starts_phase_2():
 
 def test_session_numbers_follow_each_other_per_campaign():
     session, mayor, seated, _ = make_table()
-    second = services.session_start(campaign=session.campaign, by=mayor, characters=[c for _, c in seated])
+    second = session_start(campaign=session.campaign, by=mayor, characters=[c for _, c in seated])
     assert second.number == 2
 
 
@@ -63,7 +71,7 @@ def test_fr_chk_1_card_count_from_trait_skill_and_track_penalties():
     session, mayor, seated, _ = make_table()
     (_, hero), _ = seated
     set_tracks(hero, health=-1, morale=-1)  # Herido −1, Asustado −1
-    check = services.check_request(session=session, by=mayor, characters=[hero], trait="musculo", skill="agilidad",
+    check = check_request(session=session, by=mayor, characters=[hero], trait="musculo", skill="agilidad",
                                    modifier=1)
     participant = check.participants.get()
     assert participant.cards == 3 + 2 - 1 - 1 + 1  # Músculo 3, Agilidad held, penalties, modifier
@@ -72,14 +80,14 @@ def test_fr_chk_1_card_count_from_trait_skill_and_track_penalties():
 
 def test_fr_chk_6_minions_draw_their_flat_cards_from_the_mayors_seat():
     session, mayor, _, (minion,) = make_table()
-    participant = services.check_request(session=session, by=mayor, characters=[minion], trait="manos").participants.get()
+    participant = check_request(session=session, by=mayor, characters=[minion], trait="manos").participants.get()
     assert participant.cards == 3 and participant.seat == MAYOR_SEAT
 
 
 def test_fr_chk_1_zero_cards_is_an_automatic_failure_without_drawing():
     session, mayor, seated, _ = make_table()
     hero = seated[0][1]
-    check = services.check_request(session=session, by=mayor, characters=[hero], trait="cabeza", modifier=-10)
+    check = check_request(session=session, by=mayor, characters=[hero], trait="cabeza", modifier=-10)
     participant = check.participants.get()
     assert participant.status == "resolved" and participant.outcome == "failure" and participant.drawn == []
     assert Check.objects.get(pk=check.pk).status == "resolved"
@@ -90,7 +98,7 @@ def test_fr_sob_1_achispado_draws_from_the_dead_mans_hand_before_the_check():
     session, mayor, seated, _ = make_table()
     hero = seated[0][1]
     set_tracks(hero, sobriety=-1)
-    participant = services.check_request(session=session, by=mayor, characters=[hero], trait="manos").participants.get()
+    participant = check_request(session=session, by=mayor, characters=[hero], trait="manos").participants.get()
     assert participant.achispado_card in DEAD_MANS_HAND_CODES
     assert participant.cards == 3 + (1 if participant.achispado_card.startswith("A") else -1)
     assert _logged(session, "FR-SOB-1")
@@ -102,7 +110,7 @@ def test_incapacitated_character_cannot_be_called_and_nothing_changes():
     set_tracks(hero, health=-3)
     before = _state_snapshot(session)
     with pytest.raises(SessionError, match="cannot act"):
-        services.check_request(session=session, by=mayor, characters=[hero], trait="manos")
+        check_request(session=session, by=mayor, characters=[hero], trait="manos")
     assert _state_snapshot(session) == before and not Check.objects.exists()
 
 
@@ -110,10 +118,10 @@ def test_fr_mode_4_phase_1_played_card_to_own_deck_unchosen_to_shared_discard():
     session, mayor, seated, _ = make_table()
     player, hero = seated[0]
     stack_pile(session, ["1:7H", "1:KS", "1:2D", "1:9C", "1:QH"])  # the first five drawn
-    check = services.check_request(session=session, by=mayor, characters=[hero], trait="musculo", skill="agilidad")
-    participant = services.check_draw(participant=check.participants.get(), by=player)
+    check = check_request(session=session, by=mayor, characters=[hero], trait="musculo", skill="agilidad")
+    participant = check_draw(participant=check.participants.get(), by=player)
     assert sorted(participant.drawn) == sorted(["1:7H", "1:KS", "1:2D", "1:9C", "1:QH"])
-    participant = services.check_choose(participant=participant, by=player, card="1:7H")
+    participant = check_choose(participant=participant, by=player, card="1:7H")
     state = engine(session)
     assert "1:7H" in state.player_decks[seat_key(hero.pk)]
     assert {"1:KS", "1:2D", "1:9C", "1:QH"} <= set(state.discard)
@@ -134,64 +142,64 @@ def test_fr_chk_3_and_4_outcome_of_the_played_card(card, difficulty, outcome):
     session, mayor, seated, _ = make_table()
     player, hero = seated[0]
     stack_pile(session, ["1:7H", "1:KS", "1:2D", "1:9C", "1:QH"])
-    check = services.check_request(session=session, by=mayor, characters=[hero], trait="musculo", skill="agilidad",
+    check = check_request(session=session, by=mayor, characters=[hero], trait="musculo", skill="agilidad",
                                    difficulty=difficulty)
-    participant = services.check_draw(participant=check.participants.get(), by=player)
-    assert services.check_choose(participant=participant, by=player, card=card).outcome == outcome
+    participant = check_draw(participant=check.participants.get(), by=player)
+    assert check_choose(participant=participant, by=player, card=card).outcome == outcome
 
 
 def test_fr_card_2_joker_needs_a_declared_suit_and_takes_it():
     session, mayor, seated, _ = make_table()
     player, hero = seated[0]
     stack_pile(session, ["1:3S", "1:4S", "1:JK1"])
-    participant = services.check_draw(
-        participant=services.check_request(session=session, by=mayor, characters=[hero], trait="cabeza")
+    participant = check_draw(
+        participant=check_request(session=session, by=mayor, characters=[hero], trait="cabeza")
         .participants.get(), by=player)
     before = _state_snapshot(session)
     with pytest.raises(SessionError, match="joker"):
-        services.check_choose(participant=participant, by=player, card="1:JK1")
+        check_choose(participant=participant, by=player, card="1:JK1")
     assert _state_snapshot(session) == before
-    participant = services.check_choose(participant=participant, by=player, card="1:JK1", suit="D")
+    participant = check_choose(participant=participant, by=player, card="1:JK1", suit="D")
     assert participant.declared == "D" and participant.outcome == "success"
 
 
 def test_bad_choices_are_refused_with_a_translated_message_and_change_nothing():
     session, mayor, seated, _ = make_table()
     player, hero = seated[0]
-    check = services.check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    check = check_request(session=session, by=mayor, characters=[hero], trait="manos")
     participant = check.participants.get()
     with pytest.raises(SessionError) as err:
-        services.check_choose(participant=participant, by=player, card="1:AS")
-    assert str(err.value) == str(services.E_DRAW_FIRST)
-    participant = services.check_draw(participant=participant, by=player)
+        check_choose(participant=participant, by=player, card="1:AS")
+    assert str(err.value) == str(E_DRAW_FIRST)
+    participant = check_draw(participant=participant, by=player)
     not_drawn = next(u for u in engine(session).pile)
     before = _state_snapshot(session)
     with pytest.raises(SessionError):
-        services.check_choose(participant=participant, by=player, card=not_drawn)
+        check_choose(participant=participant, by=player, card=not_drawn)
     with pytest.raises(SessionError):
-        services.check_choose(participant=participant, by=player, card="rubbish")
+        check_choose(participant=participant, by=player, card="rubbish")
     assert _state_snapshot(session) == before
 
 
 def test_double_submits_are_idempotent_and_late_changes_refused():
     session, mayor, seated, _ = make_table()
     player, hero = seated[0]
-    first = services.check_request(session=session, by=mayor, characters=[hero], trait="manos", request_key="k1")
-    again = services.check_request(session=session, by=mayor, characters=[hero], trait="manos", request_key="k1")
+    first = check_request(session=session, by=mayor, characters=[hero], trait="manos", request_key="k1")
+    again = check_request(session=session, by=mayor, characters=[hero], trait="manos", request_key="k1")
     assert first.pk == again.pk and Check.objects.count() == 1
-    participant = services.check_draw(participant=first.participants.get(), by=player)
+    participant = check_draw(participant=first.participants.get(), by=player)
     snapshot = _state_snapshot(session)
-    assert services.check_draw(participant=participant, by=player).drawn == participant.drawn
+    assert check_draw(participant=participant, by=player).drawn == participant.drawn
     assert _state_snapshot(session) == snapshot  # drawing twice draws nothing more
     card, other = participant.drawn[0], participant.drawn[1]
-    services.check_choose(participant=participant, by=player, card=card)
+    check_choose(participant=participant, by=player, card=card)
     snapshot = _state_snapshot(session)
-    services.check_choose(participant=participant, by=player, card=card)  # the same tap again
+    check_choose(participant=participant, by=player, card=card)  # the same tap again
     assert _state_snapshot(session) == snapshot
     with pytest.raises(SessionError, match="already resolved"):
-        services.check_choose(participant=participant, by=player, card=other)
+        check_choose(participant=participant, by=player, card=other)
     with pytest.raises(SessionError, match="already resolved"):
-        services.check_draw(participant=participant, by=player)
+        check_draw(participant=participant, by=player)
     assert _state_snapshot(session) == snapshot
 
 
@@ -199,16 +207,16 @@ def test_fr_opp_1_opposed_choices_stay_secret_until_everyone_has_chosen_then_rev
     session, mayor, seated, (minion,) = make_table()
     (p1, hero), _ = seated
     stack_pile(session, ["1:3S", "1:5S", "1:6S", "1:9H", "1:4C", "1:KD", "1:10C", "1:2S"])
-    check = services.opposed_request(session=session, by=mayor, entries=[
+    check = opposed_request(session=session, by=mayor, entries=[
         Entry(hero, "musculo", "agilidad"), Entry(minion, "sentidos", "percepcion")])
     hero_part, minion_part = check.participants.order_by("pk")
-    hero_part = services.check_draw(participant=hero_part, by=p1)  # 5 cards: 9H 4C KD 10C 2S
-    minion_part = services.check_draw(participant=minion_part, by=mayor)  # 3 cards: 3S 5S 6S
-    services.check_choose(participant=hero_part, by=p1, card="1:9H")
+    hero_part = check_draw(participant=hero_part, by=p1)  # 5 cards: 9H 4C KD 10C 2S
+    minion_part = check_draw(participant=minion_part, by=mayor)  # 3 cards: 3S 5S 6S
+    check_choose(participant=hero_part, by=p1, card="1:9H")
     state = engine(session)
     assert "1:9H" in state.pending[seat_key(hero.pk)][f"p{hero_part.pk}"]["cards"]  # not played yet
     assert Check.objects.get(pk=check.pk).status == "drawn"
-    services.check_choose(participant=minion_part, by=mayor, card="1:5S")
+    check_choose(participant=minion_part, by=mayor, card="1:5S")
     hero_part.refresh_from_db()
     minion_part.refresh_from_db()
     expected = rules_checks.opposed_outcome({"h": ("musculo", "9H"), "m": ("sentidos", "5S")})
@@ -223,29 +231,29 @@ def test_fr_opp_1_opposed_choices_stay_secret_until_everyone_has_chosen_then_rev
 def test_opposed_check_needs_two_participants():
     session, mayor, seated, _ = make_table()
     with pytest.raises(SessionError):
-        services.opposed_request(session=session, by=mayor, entries=[Entry(seated[0][1], "manos")])
+        opposed_request(session=session, by=mayor, entries=[Entry(seated[0][1], "manos")])
 
 
 def test_absent_protagonist_cannot_be_called():
     session, mayor, seated, _ = make_table()
-    from tests.factories import make_protagonist, make_user
     from frontera.campaigns.services import campaign_add_player
+    from tests.factories import make_protagonist, make_user
 
     newcomer = make_user()
     campaign_add_player(campaign=session.campaign, user=newcomer)
     late = make_protagonist(session.campaign, newcomer)
     with pytest.raises(SessionError, match="not at this session"):
-        services.check_request(session=session, by=mayor, characters=[late], trait="manos")
+        check_request(session=session, by=mayor, characters=[late], trait="manos")
 
 
 def _play_until_phase_2(session, mayor, player, hero, limit=30):
     for _ in range(limit):
         if GameSession.objects.get(pk=session.pk).phase == 2:
             return
-        check = services.check_request(session=session, by=mayor, characters=[hero], trait="manos", modifier=10)
-        participant = services.check_draw(participant=check.participants.get(), by=player)
+        check = check_request(session=session, by=mayor, characters=[hero], trait="manos", modifier=10)
+        participant = check_draw(participant=check.participants.get(), by=player)
         if participant.drawn:
-            services.check_choose(participant=participant, by=player, card=participant.drawn[0], suit="S")
+            check_choose(participant=participant, by=player, card=participant.drawn[0], suit="S")
     raise AssertionError("phase 2 never began")
 
 
@@ -260,18 +268,18 @@ def test_fr_mode_5_pile_runs_out_reshuffles_then_switches_to_phase_2_automatical
     assert state.phase == 2 and state.pile == [] and state.discard == []
     assert_conserved(session)
     # FR-MODE-7: phase 2 draws from the own deck
-    check = services.check_request(session=session, by=mayor, characters=[hero], trait="manos")
-    participant = services.check_draw(participant=check.participants.get(), by=player)
+    check = check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    participant = check_draw(participant=check.participants.get(), by=player)
     assert set(participant.drawn) <= set(state.player_decks[seat_key(hero.pk)])
 
 
 def test_fr_mode_5_the_mayor_ends_phase_1_once():
     session, mayor, *_ = make_table()
-    services.phase_switch(session=session, by=mayor)
+    phase_switch(session=session, by=mayor)
     state = engine(session)
     assert state.phase == 2 and len(state.treasure) == 26 and state.pile == []
     with translation.override("en"), pytest.raises(SessionError, match="already in phase 2"):
-        services.phase_switch(session=session, by=mayor)
+        phase_switch(session=session, by=mayor)
     assert_conserved(session)
 
 
@@ -284,25 +292,25 @@ def test_fr_mode_9_late_joiner_with_a_new_deck_or_cards_from_the_others():
     for user in users:
         campaign_add_player(campaign=session.campaign, user=user)
     first, second = (make_protagonist(session.campaign, u) for u in users)
-    services.session_join(session=session, by=mayor, character=first, method="new_deck")
+    session_join(session=session, by=mayor, character=first, method="new_deck")
     state = engine(session)
     assert state.decks == 2 and len(state.player_decks[seat_key(first.pk)]) == 8
-    services.session_join(session=session, by=mayor, character=second, method="from_players", per_player=2)
+    session_join(session=session, by=mayor, character=second, method="from_players", per_player=2)
     state = engine(session)
     assert len(state.player_decks[seat_key(second.pk)]) == 2 * 4  # 2 from each of the 4 other seats
     with pytest.raises(SessionError, match="already at this session"):
-        services.session_join(session=session, by=mayor, character=first, method="new_deck")
+        session_join(session=session, by=mayor, character=first, method="new_deck")
     assert_conserved(session)
 
 
 def test_several_characters_in_one_trait_check_each_resolve_on_their_own():
     session, mayor, seated, (minion,) = make_table()
     (p1, hero), (p2, other) = seated
-    check = services.check_request(session=session, by=mayor, characters=[hero, other, minion], trait="sentidos")
+    check = check_request(session=session, by=mayor, characters=[hero, other, minion], trait="sentidos")
     parts = list(check.participants.order_by("pk"))
     for part, who in zip(parts, [p1, p2, mayor], strict=True):
-        part = services.check_draw(participant=part, by=who)
-        services.check_choose(participant=part, by=who, card=part.drawn[0], suit="C")
+        part = check_draw(participant=part, by=who)
+        check_choose(participant=part, by=who, card=part.drawn[0], suit="C")
         assert Check.objects.get(pk=check.pk).status == ("resolved" if who == mayor else "requested")
     assert_conserved(session)
 
@@ -310,16 +318,16 @@ def test_several_characters_in_one_trait_check_each_resolve_on_their_own():
 def test_every_action_publishes_its_latest_event_id(django_capture_on_commit_callbacks):
     session, mayor, seated, _ = make_table()
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        services.check_request(session=session, by=mayor, characters=[seated[0][1]], trait="manos")
+        check_request(session=session, by=mayor, characters=[seated[0][1]], trait="manos")
     assert len(callbacks) == 1
 
 
 def test_fr_mode_10_sin_gestion_everything_returns_to_the_shared_deck():
     session, mayor, seated, _ = make_table(mode="sin_gestion")
     player, hero = seated[0]
-    part = services.check_draw(participant=services.check_request(
+    part = check_draw(participant=check_request(
         session=session, by=mayor, characters=[hero], trait="manos").participants.get(), by=player)
-    services.check_choose(participant=part, by=player, card=part.drawn[0], suit="S")
+    check_choose(participant=part, by=player, card=part.drawn[0], suit="S")
     state = engine(session)
     assert len(state.pile) == 50 and all(not d for d in state.player_decks.values())
 
@@ -339,11 +347,11 @@ def test_fr_char_5_checks_use_the_campaigns_edited_catalogue():
     campaign = make_campaign(players=[player])
     clementine = make_character(campaign, player)  # Músculo 3, Agilidad, work clothes
     clothes = CatalogueItem.objects.get(campaign=campaign, key="ropa_de_trabajo")
-    session = services.session_start(campaign=campaign, by=campaign.mayor, mode="normal", characters=[clementine])
-    before = services.check_request(session=session, by=campaign.mayor, characters=[clementine], trait="musculo",
+    session = session_start(campaign=campaign, by=campaign.mayor, mode="normal", characters=[clementine])
+    before = check_request(session=session, by=campaign.mayor, characters=[clementine], trait="musculo",
                                     skill="agilidad").participants.get().cards
     catalogue_item_update(item=clothes, by=campaign.mayor, name=clothes.name, notes=clothes.notes, in_shop=True,
                           figures={"bonus": {"agilidad": 2}})
-    after = services.check_request(session=session, by=campaign.mayor, characters=[clementine], trait="musculo",
+    after = check_request(session=session, by=campaign.mayor, characters=[clementine], trait="musculo",
                                    skill="agilidad").participants.get().cards
     assert (before, after) == (3 + 2 + 1, 3 + 2 + 2)

@@ -6,9 +6,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from frontera.characters.models import Character
-from frontera.play import services
 from frontera.play.models import SessionEvent, seat_key
-from frontera.play.services import SessionError
+from frontera.play.services.checks import check_choose, check_draw, check_request
+from frontera.play.services.core import SessionError
+from frontera.play.services.table_tools import accident, dead_mans_hand, drink, rest, threat, track_change
 from frontera.rules import characters as rules_characters
 from tests.factories import assert_conserved, engine, make_table, stack_pile
 
@@ -28,21 +29,21 @@ def _sheet(character):
 def test_fr_hlt_1_mayor_override_changes_a_track_clamped_and_logged():
     session, mayor, seated, _ = make_table()
     hero = seated[0][1]
-    services.track_change(session=session, by=mayor, character=hero, track="health", amount=-2, note="bala")
+    track_change(session=session, by=mayor, character=hero, track="health", amount=-2, note="bala")
     assert _sheet(hero).health == -2
-    services.track_change(session=session, by=mayor, character=hero, track="health", amount=-4)
+    track_change(session=session, by=mayor, character=hero, track="health", amount=-4)
     assert _sheet(hero).health == -4  # never below Muerto
     line = SessionEvent.objects.filter(session=session, kind="decision").order_by("pk")
     assert any("bala" in e.params.get("note", "") and "FR-HLT-1" in e.rules for e in line)
     with pytest.raises(SessionError):
-        services.track_change(session=session, by=mayor, character=hero, track="health", amount=0)
+        track_change(session=session, by=mayor, character=hero, track="health", amount=0)
 
 
 def test_track_change_makes_the_next_check_draw_fewer_cards():
     session, mayor, seated, _ = make_table()
     hero = seated[0][1]
-    services.track_change(session=session, by=mayor, character=hero, track="morale", amount=-1)
-    check = services.check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    track_change(session=session, by=mayor, character=hero, track="morale", amount=-1)
+    check = check_request(session=session, by=mayor, characters=[hero], trait="manos")
     assert check.participants.get().cards == 3 - 1  # FR-MOR-1: Asustado −1
 
 
@@ -51,7 +52,7 @@ def test_fr_mor_3_threat_card_above_confianza_costs_one_morale(top, lost):
     session, mayor, seated, _ = make_table()
     hero = seated[0][1]  # Confianza 7 (highest trait 3 + 4)
     stack_pile(session, [top])
-    services.threat(session=session, by=mayor, character=hero)
+    threat(session=session, by=mayor, character=hero)
     assert _sheet(hero).morale == -lost
     assert any("FR-MOR-3" in e.rules for e in SessionEvent.objects.filter(session=session, kind="decision"))
     assert_conserved(session)
@@ -63,7 +64,7 @@ def test_fr_mor_3_threat_card_above_confianza_costs_one_morale(top, lost):
 def test_fr_hlt_4_falls_and_accidents(cause, metres, agility, lost):
     session, mayor, seated, _ = make_table()
     hero = seated[0][1]
-    services.accident(session=session, by=mayor, character=hero, cause=cause, metres=metres, agility=agility)
+    accident(session=session, by=mayor, character=hero, cause=cause, metres=metres, agility=agility)
     assert _sheet(hero).health == -lost
 
 
@@ -73,10 +74,10 @@ def test_fr_sob_3_heavy_drinking_reaches_borracho_and_swaps_a_card_with_the_mayo
     session, mayor, seated, _ = make_table()
     hero = seated[0][1]
     for _ in range(4):
-        services.drink(session=session, by=mayor, character=hero)
+        drink(session=session, by=mayor, character=hero)
     assert _sheet(hero).sobriety == 0
     for _ in range(11):
-        services.drink(session=session, by=mayor, character=hero)
+        drink(session=session, by=mayor, character=hero)
         if _sheet(hero).sobriety <= -2:
             break
     assert _sheet(hero).sobriety <= -2
@@ -101,7 +102,7 @@ def test_table_action_form_on_the_dashboard(client):
 def test_fr_chk_6_dead_mans_hand_ace_better_eight_worse():
     session, mayor, seated, _ = make_table()
     hero = seated[0][1]
-    results = {services.dead_mans_hand(session=session, by=mayor, character=hero, count=1) for _ in range(40)}
+    results = {dead_mans_hand(session=session, by=mayor, character=hero, count=1) for _ in range(40)}
     assert results == {"better", "worse"}
     lines = [e for e in SessionEvent.objects.filter(session=session, kind="decision") if "FR-CHK-6" in e.rules]
     for line in lines:
@@ -113,14 +114,14 @@ def test_fr_mode_11_rest_returns_eight_discarded_cards_per_hour():
     session, mayor, seated, _ = make_table(mode="con_desgaste")
     player, hero = seated[0]
     for _ in range(3):
-        part = services.check_draw(participant=services.check_request(
+        part = check_draw(participant=check_request(
             session=session, by=mayor, characters=[hero], trait="manos", modifier=5).participants.get(), by=player)
-        services.check_choose(participant=part, by=player, card=part.drawn[0], suit="S")
+        check_choose(participant=part, by=player, card=part.drawn[0], suit="S")
     seat = seat_key(hero.pk)
     assert len(engine(session).player_discards[seat]) == 3
-    services.rest(session=session, by=mayor, character=hero, hours=1)
+    rest(session=session, by=mayor, character=hero, hours=1)
     assert engine(session).player_discards[seat] == []
     assert_conserved(session)
     normal, mayor2, seated2, _ = make_table()
     with pytest.raises(SessionError):
-        services.rest(session=normal, by=mayor2, character=seated2[0][1], hours=1)
+        rest(session=normal, by=mayor2, character=seated2[0][1], hours=1)

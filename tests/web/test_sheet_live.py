@@ -12,9 +12,10 @@ from django.urls import reverse
 
 from frontera.live import bus, topics
 from frontera.live.views import composite_stream
-from frontera.play import services
 from frontera.play.models import seat_key
 from frontera.play.selectors import sheet_version
+from frontera.play.services.checks import check_choose, check_draw, check_request
+from frontera.play.services.sessions import phase_switch, session_start
 from frontera.rules.cards import Card
 from tests.factories import engine, make_campaign, make_minion, make_protagonist, make_table, make_user
 
@@ -53,13 +54,13 @@ def test_session_actions_bump_what_the_sheet_listens_to_FR_MODE_4():
     (player, hero), _ = seated
     topic = f"sheet:{hero.pk}"
     seen = [topics.current_version(topic)]
-    check = services.check_request(session=session, by=mayor, characters=[hero], trait="musculo")
+    check = check_request(session=session, by=mayor, characters=[hero], trait="musculo")
     seen.append(topics.current_version(topic))
-    participant = services.check_draw(participant=check.participants.get(), by=player)
+    participant = check_draw(participant=check.participants.get(), by=player)
     seen.append(topics.current_version(topic))
-    services.check_choose(participant=participant, by=player, card=participant.drawn[0], suit="S")
+    check_choose(participant=participant, by=player, card=participant.drawn[0], suit="S")
     seen.append(topics.current_version(topic))
-    services.phase_switch(session=session, by=mayor)
+    phase_switch(session=session, by=mayor)
     seen.append(topics.current_version(topic))
     assert len(set(seen)) == len(seen), seen  # every action is a new version of the sheet
 
@@ -70,13 +71,13 @@ def test_a_played_card_and_a_phase_switch_show_in_the_fragment_FR_MODE_4_FR_MODE
     (player, hero), (other, _) = seated
     assert "8 cartas en el mazo" in _deck(_fragment(player, hero))
     # Phase 1: the played card goes into the player's own deck (FR-MODE-4).
-    check = services.check_request(session=session, by=mayor, characters=[hero], trait="musculo")
-    participant = services.check_draw(participant=check.participants.get(), by=player)
-    services.check_choose(participant=participant, by=player, card=participant.drawn[0], suit="S")
+    check = check_request(session=session, by=mayor, characters=[hero], trait="musculo")
+    participant = check_draw(participant=check.participants.get(), by=player)
+    check_choose(participant=participant, by=player, card=participant.drawn[0], suit="S")
     for viewer in (player, other, mayor):
         assert "9 cartas en el mazo" in _deck(_fragment(viewer, hero))
     # Phase 2: the owner sees the deck by suit; the others still only counts (FR-MODE-7).
-    services.phase_switch(session=session, by=mayor)
+    phase_switch(session=session, by=mayor)
     own = _deck(_fragment(player, hero))
     assert "Fase 2" in own and "Tu mazo por palos" in own
     suits = [Card.from_uid(uid).suit for uid in engine(session).player_decks[seat_key(hero.pk)]]
@@ -94,13 +95,13 @@ def test_a_draw_in_phase_2_and_the_discard_show_in_the_fragment_FR_MODE_7():
     seat = seat_key(hero.pk)
     before = len(engine(session).player_decks[seat])
     assert f"{before} cartas en el mazo" in _deck(_fragment(other, hero))
-    check = services.check_request(session=session, by=mayor, characters=[hero], trait="musculo")
-    participant = services.check_draw(participant=check.participants.get(), by=player)
+    check = check_request(session=session, by=mayor, characters=[hero], trait="musculo")
+    participant = check_draw(participant=check.participants.get(), by=player)
     drawn = len(participant.drawn)
     assert drawn >= 2
     section = _deck(_fragment(other, hero))
     assert f"{before - drawn} cartas en el mazo" in section and "0 cartas en los descartes" in section
-    services.check_choose(participant=participant, by=player, card=participant.drawn[0], suit="S")
+    check_choose(participant=participant, by=player, card=participant.drawn[0], suit="S")
     after = engine(session)
     discard = after.player_discards[seat]
     assert discard and len(after.player_decks[seat]) != before - drawn  # played: discard; unchosen: back
@@ -148,7 +149,7 @@ def test_the_sheet_stream_pushes_on_a_session_action_and_says_nothing_else():
         stream = composite_stream(topic, version, keepalive=5)
         assert (await stream.__anext__()).startswith("retry:")
         assert "event: hello" in await stream.__anext__()
-        await asyncio.to_thread(services.check_request, session=session, by=mayor, characters=[hero], trait="manos")
+        await asyncio.to_thread(check_request, session=session, by=mayor, characters=[hero], trait="manos")
         message = await asyncio.wait_for(stream.__anext__(), 3)
         await stream.aclose()
         return message
@@ -177,7 +178,7 @@ def test_the_sheet_stream_ignores_other_sessions_and_picks_up_a_new_one():
         assert "event: hello" in await stream.__anext__()
         await asyncio.to_thread(bus.publish, "session:999999", 10**6)  # not followed
         assert await asyncio.wait_for(stream.__anext__(), 2) == ": keep-alive\n\n"
-        started = await asyncio.to_thread(services.session_start, campaign=campaign, by=campaign.mayor,
+        started = await asyncio.to_thread(session_start, campaign=campaign, by=campaign.mayor,
                                           characters=[hero])
         message = ": keep-alive\n\n"
         while message == ": keep-alive\n\n":  # ticks may come while the session is being started

@@ -1,0 +1,424 @@
+"""Trait and opposed checks: the Mayor calls one, each participant draws, chooses, and it resolves.
+
+Rules: FR-CHK-1..4 (how many cards, difficulty, outcomes), FR-OPP-1..5 (the secret choice, the one
+reveal, winners, Tablas, another check), FR-CARD-2 (a joker's declared suit), FR-SOB-1 (Achispado
+draws from the dead man's hand), FR-CHAR-5 (equipment from the campaign's catalogue), FR-MODE-4,
+FR-MODE-7 and FR-MODE-8 (where played cards go).
+
+A check started by another table action settles it through the follow-ups registered here
+(:func:`after_trait_check`, :func:`after_opposed_reveal`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
+
+from frontera.characters.models import Character
+from frontera.characters.selectors import campaign_catalogue
+from frontera.play.models import MAYOR_SEAT, Check, GameSession, Participant
+from frontera.play.services.core import (
+    E_NO_CHARACTERS,
+    E_NOT_YOUR_HAND,
+    N_CARDS,
+    OUTCOME_LABELS,
+    EventLog,
+    SessionError,
+    explain_moves,
+    load_state,
+    lock_session,
+    msg,
+    new_rng,
+    plays_own_seat,
+    rules_message,
+    save_state,
+    seat_for,
+)
+from frontera.rules import characters as rules_characters
+from frontera.rules import checks as rules_checks
+from frontera.rules import session as rules_session
+from frontera.rules.cards import TRAIT_SUIT, TRAITS, Card, check_trait
+from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
+from frontera.rules.tracks import draw_penalty
+
+# --- follow-ups ---------------------------------------------------------------------------------
+# Some table actions start a check and settle when it resolves: a banca's attempt to leave and
+# medical attention (a trait check), an azar or habilidad contest and a pistol duel's round (an
+# opposed check). Their modules sit above this one, so they hand their follow-up to these lists
+# (wired in one place: ``frontera/play/services/__init__.py``). Each follow-up looks up whether the
+# check is one of its own and does nothing otherwise; all run inside the action's transaction.
+
+TraitFollowUp = Callable[[GameSession, Check, Participant, Card, EventLog], None]
+OpposedFollowUp = Callable[[GameSession, Check, object], None]
+_AFTER_TRAIT_CHECK: list[TraitFollowUp] = []
+_AFTER_OPPOSED_REVEAL: list[OpposedFollowUp] = []
+
+
+def after_trait_check(*follow_ups: TraitFollowUp) -> None:
+    """Call ``follow_up(session, prueba, participant, played_card, log)`` once a trait check's card is
+    played, the session row locked and the engine state saved."""
+    _AFTER_TRAIT_CHECK.extend(f for f in follow_ups if f not in _AFTER_TRAIT_CHECK)
+
+
+def after_opposed_reveal(*follow_ups: OpposedFollowUp) -> None:
+    """Call ``follow_up(session, prueba, by)`` once an opposed check has revealed and resolved."""
+    _AFTER_OPPOSED_REVEAL.extend(f for f in follow_ups if f not in _AFTER_OPPOSED_REVEAL)
+
+
+E_FEW_PARTICIPANTS = _("An opposed check needs at least two participants.")
+E_SAME_CHARACTER_TWICE = _("%(name)s can take part only once in a check.")
+E_DRAW_FIRST = _("Draw the cards before choosing one.")
+E_ALREADY_CHOSEN = _("A card was already chosen for %(name)s in this check.")
+E_CHECK_RESOLVED = _("This check is already resolved.")
+E_UNKNOWN_CARD = _("That card was not drawn in this check.")
+STATUS_ORDER = [Check.Status.REQUESTED, Check.Status.DRAWN, Check.Status.CHOSEN, Check.Status.RESOLVED]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One character called to a check, with what it draws for."""
+
+    character: Character
+    trait: str
+    skill: str = ""
+    modifier: int = 0
+
+
+def count_cards(sheet: rules_characters.Character, trait: str, skill: str, modifier: int,
+                achispado_card: str | None, *, catalogue: dict | None = None) -> tuple[int, dict]:
+    """FR-CHK-1: the cards a check draws, and the breakdown shown in the feed. Equipment bonuses
+    come from the campaign's catalogue (FR-CHAR-5: the Mayor may have edited it)."""
+    base = rules_characters.trait_cards(sheet, trait, skill or None)
+    bonus = rules_characters.equipment_bonus(sheet, skill, catalogue=catalogue) if skill else 0
+    penalty = draw_penalty(health=sheet.health, morale=sheet.morale, sobriety=sheet.sobriety)
+    total = rules_checks.cards_for_check(
+        trait_score=base, equipment_bonus=bonus, health=sheet.health, morale=sheet.morale,
+        sobriety=sheet.sobriety, range_modifier=modifier, achispado_card=achispado_card,
+    )
+    return total, {"base": base, "equipment": bonus, "penalty": penalty, "modifier": modifier,
+                   "achispado": total - (base + bonus - penalty + modifier)}
+
+
+def create_check(
+    *, session: GameSession, by, kind: str, entries: Sequence[Entry], difficulty: int | None, label: str,
+    request_key: str,
+) -> Check:
+    session = lock_session(session)
+    if request_key:
+        existing = Check.objects.filter(session=session, request_key=request_key).first()
+        if existing is not None:
+            return existing  # a double submit of the same form
+    if not entries:
+        raise SessionError(E_NO_CHARACTERS)
+    if kind == Check.Kind.OPPOSED and len(entries) < 2:
+        raise SessionError(E_FEW_PARTICIPANTS)
+    state = load_state(session)
+    seats = set(state.players)
+    fresh = Character.objects.in_bulk([e.character.pk for e in entries])  # the sheets as they are now
+    entries = [Entry(fresh[e.character.pk], e.trait, e.skill, e.modifier) for e in entries]
+    rng, seed = new_rng()
+    catalogue = campaign_catalogue(session.campaign)
+    try:
+        difficulty = rules_checks.check_difficulty(difficulty)
+        rows = []
+        seen = set()
+        for entry in entries:
+            character = entry.character
+            if character.pk in seen:
+                raise SessionError(E_SAME_CHARACTER_TWICE % {"name": character.name})
+            seen.add(character.pk)
+            check_trait(entry.trait)
+            seat = seat_for(session, character, seats)
+            sheet = rules_characters.Character.from_json(character.sheet)
+            achispado = None
+            if sheet.sobriety == -1:  # FR-SOB-1: Achispado draws from the dead man's hand first
+                achispado = Card.from_uid(rules_session.draw_dead_mans_hand(state, rng, 1)[0]).code
+            count, breakdown = count_cards(sheet, entry.trait, entry.skill, entry.modifier, achispado,
+                                           catalogue=catalogue)
+            rows.append((entry, seat, count, breakdown, achispado))
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    prueba = Check.objects.create(
+        session=session, kind=kind, difficulty=difficulty, label=label[:120], request_key=request_key, created_by=by,
+    )
+    log = EventLog(session, by, [])
+    for entry, seat, count, breakdown, achispado in rows:
+        participant = Participant.objects.create(
+            prueba=prueba, character=entry.character, seat=seat, trait=entry.trait, skill=entry.skill,
+            modifier=entry.modifier, cards=count, achispado_card=achispado or "",
+        )
+        what = check_what(entry.trait, entry.skill)
+        if achispado:
+            log.decide(
+                gettext_noop("%(who)s is Achispado: %(card)s from the dead man's hand, %(effect)s."),
+                rules=["FR-SOB-1"], prueba=prueba, who=entry.character.name, card=Card.parse(achispado).label,
+                effect=msg(gettext_noop("one card more") if achispado.startswith("A") else gettext_noop("one card less")),
+                seed=seed,
+            )
+        log.decide(
+            gettext_noop("%(who)s is called to a %(what)s check: %(base)s from the sheet, %(equipment)s from "
+                         "equipment, −%(penalty)s from the tracks, %(modifier)s modifier = %(cards)s."),
+            rules=["FR-CHK-1"] + (["FR-OPP-1"] if kind == Check.Kind.OPPOSED else []), prueba=prueba,
+            who=entry.character.name, what=what, cards=msg(N_CARDS, n=count), **{k: v for k, v in breakdown.items() if k != "achispado"},
+        )
+        if count <= 0:
+            participant.status = Check.Status.RESOLVED if kind == Check.Kind.TRAIT else Check.Status.CHOSEN
+            participant.outcome = "failure" if kind == Check.Kind.TRAIT else ""
+            participant.save(update_fields=["status", "outcome"])
+            log.decide(gettext_noop("%(who)s would draw no card: automatic failure."), rules=["FR-CHK-1"],
+                       prueba=prueba, who=entry.character.name)
+    log.flush()
+    _refresh_check(prueba, session, by)
+    return prueba
+
+
+def check_what(trait: str, skill: str) -> str:
+    name = rules_characters.TRAIT_NAMES[trait]
+    if skill:
+        name += f" ({rules_characters.SKILLS[skill].name})"
+    return name
+
+
+@transaction.atomic
+def check_request(
+    *, session: GameSession, by, characters: Sequence[Character], trait: str, skill: str = "",
+    difficulty: int | None = None, modifier: int = 0, label: str = "", request_key: str = "",
+) -> Check:
+    """The Mayor calls a trait check on one or several characters, each drawing on their own
+    (FR-CHK-1..4): cards = trait + 2 with the skill + equipment − track penalties ± modifier; an
+    Achispado character draws from the dead man's hand first (FR-SOB-1); 0 or fewer cards is an
+    automatic failure. A repeated ``request_key`` returns the check already made."""
+    entries = [Entry(c, trait, skill, modifier) for c in characters]
+    return create_check(session=session, by=by, kind=Check.Kind.TRAIT, entries=entries, difficulty=difficulty,
+                         label=label, request_key=request_key)
+
+
+@transaction.atomic
+def opposed_request(*, session: GameSession, by, entries: Sequence[Entry], label: str = "",
+                    request_key: str = "") -> Check:
+    """The Mayor calls an opposed check: every participant with their own trait and skill
+    (FR-OPP-1); they draw, choose in secret and reveal together (:func:`check_choose`)."""
+    return create_check(session=session, by=by, kind=Check.Kind.OPPOSED, entries=entries, difficulty=None,
+                         label=label, request_key=request_key)
+
+
+def _lock_participant(participant: Participant) -> tuple[GameSession, Participant]:
+    """Lock the session row first (every table action on a session is serialised), then reload."""
+    session_id = Check.objects.filter(pk=participant.prueba_id).values_list("session_id", flat=True).get()
+    session = lock_session(GameSession(pk=session_id))
+    locked = Participant.objects.select_related("prueba", "character").get(pk=participant.pk)
+    return session, locked
+
+
+@transaction.atomic
+def check_draw(*, participant: Participant, by) -> Participant:
+    """Draw a participant's cards (FR-MODE-4, 5, 7, 8, 10, 11): from the pile in phase 1, from the
+    own deck in phase 2; a short pile takes the discard or starts phase 2 first. Drawing again is a
+    no-op (a double submit); a resolved check refuses."""
+    session, participant = _lock_participant(participant)
+    if participant.status == Check.Status.DRAWN:
+        return participant  # a double submit
+    if participant.status == Check.Status.CHOSEN:
+        raise SessionError(E_ALREADY_CHOSEN % {"name": participant.character.name})
+    if participant.status == Check.Status.RESOLVED:
+        raise SessionError(E_CHECK_RESOLVED)
+    before = load_state(session)
+    rng, seed = new_rng()
+    try:
+        state, events = rules_session.draw_for_check(
+            before, participant.seat, participant.cards, participant.engine_check, rng
+        )
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    participant.drawn = list(state.pending[participant.seat][participant.engine_check]["cards"])
+    participant.drawn_by = by
+    participant.status = Check.Status.DRAWN
+    prueba = participant.prueba
+    log = EventLog(session, by, [])
+    explain_moves(log, events, prueba)
+    source = msg(gettext_noop("the pile")) if before.phase == 1 and state.phase == 1 or session.mode == "sin_gestion" \
+        else msg(gettext_noop("their own deck"))
+    if participant.seat == MAYOR_SEAT and source["_msg"] != "the pile":
+        source = msg(gettext_noop("the Mayor's deck"))
+    log.decide(ngettext("%(who)s draws %(count)s card from %(source)s.", "%(who)s draws %(count)s cards from %(source)s."),
+               rules=["FR-MODE-4" if source["_msg"] == "the pile" else "FR-MODE-7"], prueba=prueba,
+               who=participant.character.name, count=len(participant.drawn), source=source, seed=seed)
+    if not participant.drawn:
+        state, more = rules_session.settle_check(state, participant.seat, participant.engine_check)
+        events += more
+        _close_without_card(participant, log)
+    save_state(session, state)
+    log.cards(events, before, state, prueba=prueba)
+    participant.save(update_fields=["drawn", "drawn_by", "status", "outcome"])
+    log.flush()
+    _refresh_check(prueba, session, by)
+    return participant
+
+
+def _close_without_card(participant: Participant, log: EventLog) -> None:
+    if participant.prueba.kind == Check.Kind.TRAIT:
+        participant.status, participant.outcome = Check.Status.RESOLVED, "failure"
+    else:
+        participant.status = Check.Status.CHOSEN
+    log.decide(gettext_noop("%(who)s has no card to draw: automatic failure."), rules=["FR-CHK-1", "FR-MODE-8"],
+               prueba=participant.prueba, who=participant.character.name)
+
+
+def why(card: Card, trait: str, difficulty: int | None, outcome: str) -> dict:
+    """Why a played card gives its outcome (FR-CHK-3, FR-CHK-4), as a message."""
+    suit = TRAIT_SUIT[trait]
+    name = rules_characters.TRAIT_NAMES[trait]
+    if card.suit == suit:
+        if difficulty is not None and outcome == "partial":
+            return msg(gettext_noop("the suit of %(trait)s, but below difficulty %(difficulty)s"),
+                       trait=name, difficulty=difficulty)
+        return msg(gettext_noop("the suit of %(trait)s"), trait=name)
+    if outcome == "partial":
+        return msg(gettext_noop("the colour of %(trait)s, not its suit"), trait=name)
+    if difficulty is not None:
+        return msg(gettext_noop("with a difficulty only the suit of %(trait)s counts"), trait=name)
+    return msg(gettext_noop("not the colour of %(trait)s"), trait=name)
+
+
+def _holds_drawn(session: GameSession, by, participant: Participant) -> bool:
+    """Whether ``by`` may see a participant's drawn cards, and so choose among them — the rule of
+    ``selectors._participant_row``: the character's player, or the Mayor for his own seat (NPCs,
+    minions) and for a draw he made himself for a player without a phone. A player who drew on
+    their own phone keeps their cards from the Mayor (docs/sessions.md, "Selectors and secrecy")."""
+    from frontera.campaigns.permissions import is_mayor_of
+
+    if is_mayor_of(by, session.campaign):
+        return participant.seat == MAYOR_SEAT or participant.drawn_by_id == by.pk
+    return plays_own_seat(session, by, participant.seat)
+
+
+@transaction.atomic
+def check_choose(*, participant: Participant, by, card: str, suit: str = "") -> Participant:
+    """Play one drawn card (FR-CHK-2); a joker takes the declared suit (FR-CARD-2).
+
+    Trait check: resolved at once (FR-CHK-3, 4) and the cards move (FR-MODE-4, 7, 10, 11).
+    Opposed check: the choice stays secret until every participant has chosen; then all reveal at
+    once and the engine decides (FR-OPP-1..5). Choosing the same card again is a no-op; another
+    card after a choice, or any card of a resolved check, is refused.
+
+    Only whoever holds the drawn cards (:func:`_holds_drawn`) chooses; anybody else — the Mayor for
+    a player who drew on their phone — gets one and the same refusal whatever the card, so the
+    answers tell neither the hand nor the face-down choice of an opposed check. The double submit
+    is a holder's too: every holder sees the card played already."""
+    session, participant = _lock_participant(participant)
+    prueba = participant.prueba
+    if participant.status != Check.Status.REQUESTED and not _holds_drawn(session, by, participant):
+        raise SessionError(E_NOT_YOUR_HAND % {"name": participant.character.name})
+    if suit and card in participant.drawn and not Card.from_uid(card).is_joker:
+        suit = ""  # the suit picker only matters for a joker (FR-CARD-2)
+    if participant.status in (Check.Status.CHOSEN, Check.Status.RESOLVED):
+        if participant.played and participant.played == card and (participant.declared or "") == (suit or ""):
+            return participant
+        if prueba.status == Check.Status.RESOLVED or participant.status == Check.Status.RESOLVED:
+            raise SessionError(E_CHECK_RESOLVED)
+        raise SessionError(E_ALREADY_CHOSEN % {"name": participant.character.name})
+    if participant.status == Check.Status.REQUESTED:
+        raise SessionError(E_DRAW_FIRST)
+    if card not in participant.drawn:
+        raise SessionError(E_UNKNOWN_CARD)
+    try:
+        record = rules_checks.check_open(trait=participant.trait, drawn=participant.drawn, difficulty=prueba.difficulty)
+        record, _events = rules_checks.check_choose(record, card, suit=suit or None)
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    participant.played = record.played
+    participant.declared = record.declared or ""
+    log = EventLog(session, by, [])
+    if prueba.kind == Check.Kind.TRAIT:
+        before = load_state(session)
+        state, events = _play(before, participant)
+        participant.status, participant.outcome = Check.Status.RESOLVED, record.outcome
+        played = Card.from_uid(record.played)
+        played = played.declare(record.declared) if record.declared else played
+        log.cards(events, before, state, prueba=prueba)
+        rules = ["FR-CHK-2", "FR-CHK-4" if prueba.difficulty else "FR-CHK-3"] + (["FR-CARD-2"] if record.declared else [])
+        log.decide(gettext_noop("%(who)s plays %(card)s for %(what)s: %(outcome)s (%(why)s)."), rules=rules,
+                   prueba=prueba, who=participant.character.name, card=played.label,
+                   what=check_what(participant.trait, participant.skill), outcome=msg(OUTCOME_LABELS[record.outcome]),
+                   why=why(played, participant.trait, prueba.difficulty, record.outcome))
+        save_state(session, state)
+        for follow_up in _AFTER_TRAIT_CHECK:
+            follow_up(session, prueba, participant, played, log)
+    else:
+        participant.status = Check.Status.CHOSEN
+        log.decide(gettext_noop("%(who)s has chosen a card, face down until everyone reveals."),
+                   rules=["FR-OPP-1"], prueba=prueba, who=participant.character.name)
+    participant.save(update_fields=["played", "declared", "status", "outcome"])
+    log.flush()
+    _refresh_check(prueba, session, by)
+    return participant
+
+
+def _play(state, participant: Participant):
+    try:
+        return rules_session.play_cards(state, participant.seat, participant.engine_check, [participant.played])
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+
+
+def _reveal(prueba: Check, session: GameSession, by) -> None:
+    """FR-OPP-1..5: every chosen card is revealed at once and the engine names winner and losers."""
+    participants = list(prueba.participants.select_related("character").select_for_update())
+    before = load_state(session)
+    state, events = before, []
+    plays = {}
+    for p in participants:
+        if p.played:
+            state, more = _play(state, p)
+            events += more
+            card = Card.from_uid(p.played)
+            plays[p.pk] = (p.trait, card.declare(p.declared) if p.declared else card)
+        else:
+            plays[p.pk] = (p.trait, None)
+    results = rules_checks.opposed_outcome(plays)
+    again = rules_checks.opposed_needs_another_check(plays)
+    log = EventLog(session, by, [])
+    log.cards(events, before, state, prueba=prueba)
+    shown = []
+    for p in participants:
+        p.outcome = results[p.pk]
+        p.status = Check.Status.RESOLVED
+        p.save(update_fields=["outcome", "status"])
+        card = plays[p.pk][1]
+        shown.append(f"{p.character.name} {card.label if card else '—'} ({rules_characters.TRAIT_NAMES[p.trait]})")
+    winners = [p.character.name for p in participants if p.outcome == "win"]
+    tied = [p.character.name for p in participants if p.outcome == "tie"]
+    if again:
+        log.decide(gettext_noop("Reveal: %(plays)s. Nobody played their suit or colour: Tablas, another opposed "
+                                "check is needed."), rules=["FR-OPP-5"], prueba=prueba, plays="; ".join(shown))
+    elif winners:
+        rule = "FR-OPP-2" if sum(1 for (t, c) in plays.values() if c and c.suit == TRAIT_SUIT[t]) == 1 else (
+            "FR-OPP-3" if any(c and c.suit == TRAIT_SUIT[t] for (t, c) in plays.values()) else "FR-OPP-4")
+        log.decide(gettext_noop("Reveal: %(plays)s. %(winner)s wins; the others lose."), rules=["FR-OPP-1", rule],
+                   prueba=prueba, plays="; ".join(shown), winner=winners[0])
+    else:
+        log.decide(gettext_noop("Reveal: %(plays)s. Tablas between %(tied)s; the others lose."),
+                   rules=["FR-OPP-1", "FR-OPP-3"], prueba=prueba, plays="; ".join(shown), tied=", ".join(tied))
+    save_state(session, state)
+    log.flush()
+
+
+def _refresh_check(prueba: Check, session: GameSession, by) -> None:
+    """The check's status is its least advanced participant's; an opposed check reveals when all chose."""
+    statuses = list(prueba.participants.values_list("status", flat=True))
+    lowest = min(statuses, key=STATUS_ORDER.index)
+    if prueba.kind == Check.Kind.OPPOSED and lowest == Check.Status.CHOSEN:
+        _reveal(prueba, session, by)
+        lowest = Check.Status.RESOLVED
+        for follow_up in _AFTER_OPPOSED_REVEAL:
+            follow_up(session, prueba, by)
+    if prueba.status != lowest:
+        prueba.status = lowest
+        prueba.save(update_fields=["status"])
+
+
+TRAIT_CHOICES = [(t, rules_characters.TRAIT_NAMES[t]) for t in TRAITS]

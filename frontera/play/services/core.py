@@ -1,0 +1,237 @@
+"""What every table action shares: the event log, locking, the engine state, publishing.
+
+- :class:`EventLog` collects one action's card movements and rule decisions (each card movement
+  with who may see that card) and writes them together; :meth:`EventLog.flush` publishes the
+  ``session:<id>`` topic once, after commit.
+- :func:`lock_session` locks the session row first: every table action on a session is serialised.
+  :func:`lock_character` locks a character's row and reads its sheet.
+- :func:`load_state` / :func:`save_state` read and store the rules engine's JSON state.
+- :func:`new_rng` gives a fresh generator and its seed (logged, so an action can be replayed).
+- :class:`SessionError` is a refused action, with a message in the user's language.
+
+Feed messages are stored as English msgids (marked with ``gettext_noop``) plus parameters and are
+translated when shown (:func:`frontera.play.selectors.render_message`). A parameter may itself be a
+message: ``{"_msg": msgid, **params}`` (:func:`msg`). Rules: FR-MODE-5 and FR-MODE-8 (what the
+engine decides on its own while moving cards, :func:`explain_moves`).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Max
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
+
+from frontera.characters.models import Character
+from frontera.live.bus import publish_on_commit
+from frontera.messages import engine_text
+from frontera.play.models import MAYOR_SEAT, Check, GameSession, Seat, SessionEvent, seat_key
+from frontera.rules import characters as rules_characters
+from frontera.rules import session as rules_session
+from frontera.rules.cards import Card
+from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
+
+E_SESSION_ENDED = _("This session has ended.")
+E_NOT_PROTAGONIST = _("%(name)s is not a protagonist of this campaign.")
+E_NOT_PRESENT = _("%(name)s is not at this session. Add them as a late joiner first.")
+E_NOT_IN_CAMPAIGN = _("Choose characters of this campaign.")
+E_NO_CHARACTERS = _("Choose at least one character.")
+# Seats of the dead man's hand are public, so the deal's log can show it.
+OUTCOME_LABELS = {
+    "success": gettext_noop("Éxito"),
+    "partial": gettext_noop("Éxito parcial"),
+    "failure": gettext_noop("Fracaso"),
+    "win": gettext_noop("wins"),
+    "loss": gettext_noop("loses"),
+    "tie": gettext_noop("Tablas"),
+}
+
+
+class SessionError(ValueError):
+    """A refused table action; ``str(err)`` is a message for the user, in their language."""
+
+    def __init__(self, message) -> None:
+        self.message = message
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        return str(self.message)
+
+
+def rules_message(err: RulesError) -> str:
+    """An engine error in the user's language (plural forms included: :mod:`frontera.messages`)."""
+    return engine_text(err.template, err.params)
+
+
+# Counted phrases for the feed, each with its plural forms (rendered by frontera.messages).
+N_CARDS = ngettext("%(n)s card", "%(n)s cards", "n")
+N_DECKS = ngettext("%(n)s deck", "%(n)s decks", "n")
+N_JOKERS = ngettext("%(n)s joker", "%(n)s jokers", "n")
+N_LEVELS = ngettext("%(n)s level", "%(n)s levels", "n")
+N_DISCARDED = ngettext("%(n)s discarded card", "%(n)s discarded cards", "n")
+
+
+def msg(msgid: str, **params) -> dict:
+    """A translatable message to store in the log (translated when it is shown)."""
+    return {"_msg": msgid, **params}
+
+
+def session_topic(session_id: int) -> str:
+    return f"session:{session_id}"
+
+
+def new_rng() -> tuple[random.Random, int]:
+    """A fresh generator and its seed (logged, so an action can be replayed from the log)."""
+    seed = secrets.randbits(63)
+    return random.Random(seed), seed
+
+
+def card_label(uid: str, declared: str | None = None) -> str:
+    card = Card.from_uid(uid)
+    if declared:
+        card = card.declare(declared)
+    return card.label
+
+
+@dataclass
+class EventLog:
+    """Events of one action, written together; the topic is published once after commit."""
+
+    session: GameSession
+    actor: object
+    rows: list
+
+    def decide(self, message: str, *, rules: Sequence[str] = (), prueba: Check | None = None, **params) -> None:
+        self.rows.append(
+            SessionEvent(
+                session=self.session, actor=self.actor, kind=SessionEvent.Kind.DECISION, prueba=prueba,
+                message=message, params=params, rules=list(rules),
+            )
+        )
+
+    def cards(self, events: Iterable[dict], before, after, *, prueba: Check | None = None) -> None:
+        """Card movements from the engine, each with who may see that card (before or after)."""
+        seats: list[str | None] = [None, *after.players]
+        visible = {}
+        for seat in seats:
+            shown = set(visible_to(after, seat))
+            if before is not None:
+                shown |= visible_to(before, seat)
+            visible[seat] = shown
+        for event in events:
+            uid = event["card"]
+            seen_by = ["*"] if uid in visible[None] else [s for s in after.players if uid in visible[s]]
+            self.rows.append(
+                SessionEvent(
+                    session=self.session, actor=self.actor, kind=SessionEvent.Kind.CARD, prueba=prueba,
+                    card=uid, from_zone=event["from"], to_zone=event["to"], reason=event["reason"],
+                    seen_by=seen_by,
+                )
+            )
+
+    def flush(self) -> None:
+        created = SessionEvent.objects.bulk_create(self.rows)
+        last = max((e.pk for e in created if e.pk), default=None)
+        if last is None:  # backends without RETURNING ids
+            last = SessionEvent.objects.filter(session=self.session).aggregate(m=Max("pk"))["m"]
+        if last:
+            publish_on_commit(session_topic(self.session.pk), last)
+        self.rows = []
+
+
+def visible_to(state, seat) -> frozenset[str]:
+    if seat is not None and seat not in state.players:
+        return frozenset()
+    return rules_session.visible_cards(state, seat)
+
+
+def lock_session(session: GameSession) -> GameSession:
+    locked = GameSession.objects.select_for_update().select_related("campaign").get(pk=session.pk)
+    if locked.status != GameSession.Status.ACTIVE:
+        raise SessionError(E_SESSION_ENDED)
+    return locked
+
+
+def load_state(session: GameSession) -> rules_session.Session:
+    return rules_session.Session.from_json(session.state)
+
+
+def save_state(session: GameSession, state: rules_session.Session) -> None:
+    session.state = state.to_json()
+    session.phase = state.phase
+    session.decks = state.decks
+    session.save(update_fields=["state", "phase", "decks"])
+
+
+def explain_moves(log: EventLog, events: list[dict], prueba: Check | None) -> None:
+    """Decisions the engine took on its own while moving cards (FR-MODE-5, FR-MODE-8)."""
+    reasons = {e["reason"] for e in events}
+    if "reshuffle" in reasons:
+        log.decide(
+            gettext_noop("The pile ran short: the shared discard was shuffled into it."),
+            rules=["FR-MODE-5"], prueba=prueba,
+        )
+    if "phase_2" in reasons:
+        log.decide(
+            gettext_noop("Pile and discard ran out: what was left went to the Tesoro and phase 2 begins."),
+            rules=["FR-MODE-5"], prueba=prueba,
+        )
+    if "recycle" in reasons:
+        log.decide(
+            gettext_noop("An empty deck: its owner's discards were shuffled back into it."),
+            rules=["FR-MODE-8"], prueba=prueba,
+        )
+
+
+def seat_for(session: GameSession, character: Character, seats: set[str]) -> str:
+    if character.campaign_id != session.campaign_id:
+        raise SessionError(E_NOT_IN_CAMPAIGN)
+    if character.kind == Character.Kind.PROTAGONIST:
+        key = seat_key(character.pk)
+        if key not in seats:
+            raise SessionError(E_NOT_PRESENT % {"name": character.name})
+        return key
+    return MAYOR_SEAT  # NPCs and minions draw from the Mayor's cards
+
+
+# One answer, whatever the card, to whoever may not see the cards they ask to choose among: the
+# answers must not tell a hand or a secret choice apart (FR-CMB-1, FR-OPP-1, FR-MODE-2).
+E_NOT_YOUR_HAND = _("Only whoever holds the cards of %(name)s can choose among them.")
+
+
+def plays_own_seat(session: GameSession, by, seat: str) -> bool:
+    """``by`` plays the protagonist whose engine player is ``seat`` at this session (the player's
+    side of :func:`frontera.play.selectors.viewer_for`; the Mayor's seat is only ``mayor``)."""
+    from frontera.campaigns.permissions import is_mayor_of
+
+    if seat == MAYOR_SEAT or not seat[1:].isdigit() or is_mayor_of(by, session.campaign):
+        return False
+    return Seat.objects.filter(session=session, character_id=int(seat[1:]), character__owner=by).exists()
+
+
+E_NOT_IN_SESSION = _("%(name)s is not at this session.")
+
+
+def lock_character(session: GameSession, character: Character) -> tuple[Character, rules_characters.Character]:
+    """The character row locked, and its sheet; it must be at the session or be an NPC/minion."""
+    locked = Character.objects.select_for_update().get(pk=character.pk)
+    if locked.campaign_id != session.campaign_id:
+        raise SessionError(E_NOT_IN_CAMPAIGN)
+    if locked.kind == Character.Kind.PROTAGONIST and not Seat.objects.filter(session=session, character=locked).exists():
+        raise SessionError(E_NOT_IN_SESSION % {"name": locked.name})
+    return locked, rules_characters.Character.from_json(locked.sheet)
+
+
+def save_sheet(character: Character, sheet: rules_characters.Character) -> None:
+    character.sheet = sheet.to_json()
+    character.save(update_fields=["sheet", "updated_at"])
+
+
+def level_name(track: str, level: int) -> str:
+    from frontera.rules.tracks import TRACK_NAMES
+
+    return TRACK_NAMES[track][level]
