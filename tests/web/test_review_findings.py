@@ -184,7 +184,7 @@ def test_fr_hlt_3_medical_attention_given_before_dying_does_not_win_the_second_c
 def test_fr_hlt_3_a_double_submitted_death_roll_from_the_table_tools_is_a_no_op():
     """DEFECT (low; common rule "double submits are idempotent").
 
-    The table tools' "Tirada de muerte" (frontera/play/views.py ``table_action``, action "death")
+    The table tools' "Tirada de muerte" (frontera/play/views/table_tools.py ``table_action``, action "death")
     calls ``services.death_roll`` without a request key (``TableActionForm`` has none), unlike the
     fight's button (``DeathRollForm.request_key``). A double tap draws once, but the second tap
     answers with an error: "... is dead for good: the dead man's hand has spoken." after a

@@ -1,0 +1,60 @@
+"""Calling a trait or opposed check, and choosing a drawn card."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from frontera.play.forms.common import SKILL_CHOICES, SUIT_CHOICES, TRAIT_CHOICES, new_request_key
+
+
+class CheckRequestForm(forms.Form):
+    characters = forms.MultipleChoiceField(label=_("Characters"), widget=forms.CheckboxSelectMultiple)
+    trait = forms.ChoiceField(label=_("Trait"), choices=TRAIT_CHOICES)
+    skill = forms.ChoiceField(label=_("Skill"), choices=SKILL_CHOICES, required=False)
+    difficulty = forms.IntegerField(label=_("Difficulty"), min_value=2, max_value=15, required=False,
+                                    help_text=_("Optional: the lowest card value that succeeds."))
+    modifier = forms.IntegerField(label=_("Extra cards (±)"), min_value=-10, max_value=10, initial=0, required=False)
+    label = forms.CharField(label=_("What for"), max_length=120, required=False)
+    request_key = forms.CharField(widget=forms.HiddenInput, initial=new_request_key, max_length=40)
+
+    def __init__(self, *args, characters=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["characters"].choices = [(str(pk), name) for pk, name in characters]
+
+
+OPPOSED_SLOTS = 4
+
+
+class OpposedRequestForm(forms.Form):
+    label = forms.CharField(label=_("What for"), max_length=120, required=False)
+    request_key = forms.CharField(widget=forms.HiddenInput, initial=new_request_key, max_length=40)
+
+    def __init__(self, *args, characters=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", _("—"))] + [(str(pk), name) for pk, name in characters]
+        for i in range(1, OPPOSED_SLOTS + 1):
+            self.fields[f"character_{i}"] = forms.ChoiceField(label=_("Participant %(n)s") % {"n": i},
+                                                              choices=choices, required=False)
+            self.fields[f"trait_{i}"] = forms.ChoiceField(label=_("Trait"), choices=TRAIT_CHOICES)
+            self.fields[f"skill_{i}"] = forms.ChoiceField(label=_("Skill"), choices=SKILL_CHOICES, required=False)
+            self.fields[f"modifier_{i}"] = forms.IntegerField(label=_("Extra cards (±)"), min_value=-10,
+                                                              max_value=10, initial=0, required=False)
+
+    def slots(self):
+        """The rows as bound fields, for the template."""
+        return [
+            [self[f"character_{i}"], self[f"trait_{i}"], self[f"skill_{i}"], self[f"modifier_{i}"]]
+            for i in range(1, OPPOSED_SLOTS + 1)
+        ]
+
+    def entries(self) -> list[tuple[str, str, str, int]]:
+        data = self.cleaned_data
+        return [
+            (data[f"character_{i}"], data[f"trait_{i}"], data[f"skill_{i}"] or "", data[f"modifier_{i}"] or 0)
+            for i in range(1, OPPOSED_SLOTS + 1)
+            if data.get(f"character_{i}")
+        ]
+
+
+class ChooseForm(forms.Form):
+    card = forms.CharField(max_length=10)
+    suit = forms.ChoiceField(choices=SUIT_CHOICES, required=False)

@@ -1,0 +1,91 @@
+"""Calling trait and opposed checks; a participant's draw and choice."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from frontera.campaigns.permissions import can_act_for
+from frontera.characters.models import Character
+from frontera.play import selectors
+from frontera.play.forms.checks import CheckRequestForm, ChooseForm, OpposedRequestForm
+from frontera.play.models import GameSession, Participant
+from frontera.play.services import checks as checks_actions
+from frontera.play.services.checks import Entry
+from frontera.play.services.core import SessionError
+from frontera.play.views.common import done, form_errors, session_for, session_for_mayor
+
+
+@login_required
+@require_POST
+def check_new(request, pk: int):
+    session = session_for_mayor(request.user, pk)
+    form = CheckRequestForm(request.POST, characters=selectors.callable_characters(session))
+    if not form.is_valid():
+        return done(request, session, error=_("Check the form: %(errors)s") % {"errors": form_errors(form)})
+    data = form.cleaned_data
+    characters = list(Character.objects.filter(campaign=session.campaign, pk__in=[int(x) for x in data["characters"]]))
+    try:
+        checks_actions.check_request(
+            session=session, by=request.user, characters=characters, trait=data["trait"], skill=data["skill"] or "",
+            difficulty=data["difficulty"], modifier=data["modifier"] or 0, label=data["label"],
+            request_key=data["request_key"],
+        )
+    except SessionError as err:
+        return done(request, session, error=str(err))
+    return done(request, session)
+
+
+@login_required
+@require_POST
+def opposed_new(request, pk: int):
+    session = session_for_mayor(request.user, pk)
+    form = OpposedRequestForm(request.POST, characters=selectors.callable_characters(session))
+    if not form.is_valid():
+        return done(request, session, error=_("Check the form: %(errors)s") % {"errors": form_errors(form)})
+    rows = form.entries()
+    found = {c.pk: c for c in Character.objects.filter(campaign=session.campaign, pk__in=[int(r[0]) for r in rows])}
+    entries = [Entry(found[int(pk_)], trait, skill, modifier) for pk_, trait, skill, modifier in rows if int(pk_) in found]
+    try:
+        checks_actions.opposed_request(session=session, by=request.user, entries=entries,
+                                 label=form.cleaned_data["label"], request_key=form.cleaned_data["request_key"])
+    except SessionError as err:
+        return done(request, session, error=str(err))
+    return done(request, session)
+
+
+def _participant_for(request, pk: int, participant_id: int) -> tuple[GameSession, Participant]:
+    session = session_for(request.user, pk)
+    participant = get_object_or_404(
+        Participant.objects.select_related("character__campaign", "prueba"), pk=participant_id, prueba__session=session
+    )
+    if not can_act_for(request.user, participant.character):
+        raise Http404
+    return session, participant
+
+
+@login_required
+@require_POST
+def participant_draw(request, pk: int, participant_id: int):
+    session, participant = _participant_for(request, pk, participant_id)
+    try:
+        checks_actions.check_draw(participant=participant, by=request.user)
+    except SessionError as err:
+        return done(request, session, error=str(err))
+    return done(request, session)
+
+
+@login_required
+@require_POST
+def participant_choose(request, pk: int, participant_id: int):
+    session, participant = _participant_for(request, pk, participant_id)
+    form = ChooseForm(request.POST)
+    if not form.is_valid():
+        return done(request, session, error=_("Choose one of the cards you drew."))
+    try:
+        checks_actions.check_choose(participant=participant, by=request.user, card=form.cleaned_data["card"],
+                              suit=form.cleaned_data["suit"] or "")
+    except SessionError as err:
+        return done(request, session, error=str(err))
+    return done(request, session)

@@ -1,0 +1,147 @@
+"""Combat rounds: start, declare, draw, lock in, the death roll, reveal / next turn / end."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from frontera.campaigns.permissions import can_act_for
+from frontera.characters.models import Character
+from frontera.play import selectors
+from frontera.play.forms.combat import CombatChooseForm, CombatStartForm, DeathRollForm, DeclareForm
+from frontera.play.models import CombatRound
+from frontera.play.services import combat as combat_actions
+from frontera.play.services import death as death_actions
+from frontera.play.services.core import SessionError
+from frontera.play.views.common import done_combat, form_errors, session_for, session_for_mayor
+
+
+def _combat_for(request, pk: int, combat_id: int):
+    session = session_for(request.user, pk)
+    combat = get_object_or_404(CombatRound, pk=combat_id, session=session)
+    return session, combat
+
+
+def _fighter_for(request, session, combat, character_id: int) -> Character:
+    character = get_object_or_404(Character, pk=character_id, campaign=session.campaign)
+    if f"k{character.pk}" not in combat.state.get("combatants", {}) or not can_act_for(request.user, character):
+        raise Http404
+    return character
+
+
+@login_required
+@require_POST
+def combat_new(request, pk: int):
+    session = session_for_mayor(request.user, pk)
+    form = CombatStartForm(request.POST, characters=selectors.callable_characters(session))
+    if not form.is_valid():
+        return done_combat(request, session, _("Check the form: %(errors)s") % {"errors": form_errors(form)})
+    found = Character.objects.in_bulk([int(x) for x in form.cleaned_data["side_a"] + form.cleaned_data["side_b"]])
+    fighters = [combat_actions.Fighter(found[int(x)], "a") for x in form.cleaned_data["side_a"]]
+    fighters += [combat_actions.Fighter(found[int(x)], "b") for x in form.cleaned_data["side_b"]
+                 if x not in form.cleaned_data["side_a"]]
+    try:
+        combat_actions.combat_start(session=session, by=request.user, fighters=fighters)
+    except SessionError as err:
+        return done_combat(request, session, str(err))
+    return done_combat(request, session)
+
+
+def _fighters(combat) -> list[tuple[int, str]]:
+    ids = [int(key[1:]) for key in combat.state.get("combatants", {})]
+    return list(Character.objects.filter(pk__in=ids).values_list("pk", "name"))
+
+
+@login_required
+@require_POST
+def combat_declare(request, pk: int, combat_id: int, character_id: int):
+    session, combat = _combat_for(request, pk, combat_id)
+    character = _fighter_for(request, session, combat, character_id)
+    form = DeclareForm(request.POST, fighters=_fighters(combat))
+    if not form.is_valid():
+        return done_combat(request, session, _("Check the form: %(errors)s") % {"errors": form_errors(form)})
+    data = form.cleaned_data
+    found = Character.objects.filter(campaign=session.campaign).in_bulk(
+        [p for p, _b in form.aims()] + ([data["patient"]] if data["patient"] else []))
+    aims = [] if data["technique"] in ("move", "other", "medical") else [(found[p], b) for p, b in form.aims()]
+    patient = found.get(data["patient"]) if data["technique"] == "medical" else None
+    try:
+        combat_actions.combat_declare(combat=combat, by=request.user, character=character, technique=data["technique"],
+                                aims=aims, weapon=data["weapon"], special=data["special"], patient=patient,
+                                cover=data["cover"], mount=data["mount"], holstered=data["holstered"],
+                                move_band=data["move_band"], move_cover=data["move_cover"])
+    except SessionError as err:
+        return done_combat(request, session, str(err))
+    return done_combat(request, session)
+
+
+@login_required
+@require_POST
+def combat_death_roll(request, pk: int, combat_id: int):
+    """The Mayor draws the dead man's hand for a fighter at Muerto (FR-HLT-3)."""
+    session = session_for_mayor(request.user, pk)
+    combat = get_object_or_404(CombatRound, pk=combat_id, session=session)
+    form = DeathRollForm(request.POST)
+    if not form.is_valid():
+        return done_combat(request, session, _("Check the form: %(errors)s") % {"errors": form_errors(form)})
+    character = _fighter_for(request, session, combat, form.cleaned_data["character"])
+    try:
+        death_actions.death_roll(session=session, by=request.user, character=character,
+                            request_key=form.cleaned_data["request_key"])
+    except SessionError as err:
+        return done_combat(request, session, str(err))
+    return done_combat(request, session)
+
+
+@login_required
+@require_POST
+def combat_draw(request, pk: int, combat_id: int, character_id: int):
+    session, combat = _combat_for(request, pk, combat_id)
+    character = _fighter_for(request, session, combat, character_id)
+    try:
+        combat_actions.combat_draw(combat=combat, by=request.user, character=character)
+    except SessionError as err:
+        return done_combat(request, session, str(err))
+    return done_combat(request, session)
+
+
+@login_required
+@require_POST
+def combat_choose(request, pk: int, combat_id: int, character_id: int):
+    """The holder of a fighter's hand locks in their card(s). The cards posted are checked against
+    the hand by the service, under its lock and after it has asked whether the user holds that
+    hand, so a user who does not (the Mayor for a protagonist) gets one answer whatever the cards
+    (FR-CMB-1)."""
+    session, combat = _combat_for(request, pk, combat_id)
+    character = _fighter_for(request, session, combat, character_id)
+    form = CombatChooseForm(request.POST, hand=request.POST.getlist("cards"))
+    if not form.is_valid():
+        return done_combat(request, session, _("Choose among the cards you drew."))
+    try:
+        aims = {uid: request.POST.get(f"target-{uid}", "") for uid in form.cleaned_data["cards"]}
+        found = Character.objects.filter(campaign=session.campaign).in_bulk(
+            [int(x) for x in aims.values() if x.isdigit()])
+        combat_actions.combat_choose(combat=combat, by=request.user, character=character, cards=form.cleaned_data["cards"],
+                               suit=form.cleaned_data["suit"] or "",
+                               targets={uid: found.get(int(x)) for uid, x in aims.items() if x.isdigit()})
+    except SessionError as err:
+        return done_combat(request, session, str(err))
+    return done_combat(request, session)
+
+
+@login_required
+@require_POST
+def combat_step(request, pk: int, combat_id: int, step: str):
+    """The Mayor's buttons: reveal, next turn, end the fight."""
+    session = session_for_mayor(request.user, pk)
+    combat = get_object_or_404(CombatRound, pk=combat_id, session=session)
+    action = {"revelar": combat_actions.combat_reveal, "siguiente": combat_actions.combat_next_turn,
+              "terminar": combat_actions.combat_end}.get(step)
+    if action is None:
+        raise Http404
+    try:
+        action(combat=combat, by=request.user)
+    except SessionError as err:
+        return done_combat(request, session, str(err))
+    return done_combat(request, session)

@@ -1,0 +1,111 @@
+"""The session list, the session page, phase 2, ending the session, a late joiner."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from frontera.campaigns.permissions import campaign_for_member, can_run_session
+from frontera.characters.models import Character
+from frontera.play import selectors
+from frontera.play.forms.sessions import JoinForm, SessionStartForm
+from frontera.play.models import Seat
+from frontera.play.services import sessions as sessions_actions
+from frontera.play.services.core import SessionError
+from frontera.play.views.common import (
+    DASHBOARD_FRAGMENTS,
+    PHONE_FRAGMENTS,
+    done,
+    form_errors,
+    page_context,
+    protagonists,
+    session_for,
+    session_for_mayor,
+)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_list(request, pk: int):
+    campaign = campaign_for_member(request.user, pk)
+    mayor = can_run_session(request.user, campaign)
+    form = None
+    if mayor:
+        form = SessionStartForm(request.POST or None, characters=protagonists(campaign))
+    if request.method == "POST":
+        if not mayor:
+            raise Http404
+        if form.is_valid():
+            chosen = [int(x) for x in form.cleaned_data["characters"]]
+            try:
+                session = sessions_actions.session_start(
+                    campaign=campaign, by=request.user, mode=form.cleaned_data["mode"],
+                    characters=Character.objects.filter(campaign=campaign, pk__in=chosen),
+                    decks=form.cleaned_data["decks"], jokers=form.cleaned_data["jokers"],
+                    skip_phase_1=form.cleaned_data["skip_phase_1"],
+                )
+            except SessionError as err:
+                form.add_error(None, str(err))
+            else:  # the feed says it; base.html's message list trips axe (role=status on a <ul>)
+                return redirect(session)
+    context = {"campaign": campaign, "is_mayor": mayor, "sessions": selectors.sessions_of(campaign), "form": form}
+    return render(request, "play/session_list.html", context, status=400 if form is not None and form.errors else 200)
+
+
+@login_required
+@vary_on_headers("HX-Request")
+def session_page(request, pk: int):
+    session = session_for(request.user, pk)
+    template, context = page_context(request, session)
+    fragment = request.GET.get("fragment")
+    allowed = DASHBOARD_FRAGMENTS if context["is_mayor"] else PHONE_FRAGMENTS
+    if fragment:
+        if fragment not in allowed:
+            raise Http404
+        return render(request, f"{template}#{fragment}", context)
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def phase_two(request, pk: int):
+    session = session_for_mayor(request.user, pk)
+    try:
+        sessions_actions.phase_switch(session=session, by=request.user)
+    except SessionError as err:
+        return done(request, session, error=str(err))
+    return done(request, session)
+
+
+@login_required
+@require_POST
+def session_end(request, pk: int):
+    session = session_for_mayor(request.user, pk)
+    try:
+        sessions_actions.session_end(session=session, by=request.user)
+    except SessionError as err:
+        messages.error(request, str(err))
+    return redirect("play_session", pk=session.pk)
+
+
+@login_required
+@require_POST
+def late_join(request, pk: int):
+    session = session_for_mayor(request.user, pk)
+    seated = Seat.objects.filter(session=session).values_list("character_id", flat=True)
+    candidates = [c for c in protagonists(session.campaign) if c.pk not in set(seated)]
+    form = JoinForm(request.POST, characters=candidates)
+    if not form.is_valid():
+        return done(request, session, error=_("Check the form: %(errors)s") % {"errors": form_errors(form)})
+    character = next(c for c in candidates if str(c.pk) == form.cleaned_data["character"])
+    try:
+        sessions_actions.session_join(
+            session=session, by=request.user, character=character, method=form.cleaned_data["method"],
+            per_player=form.cleaned_data["per_player"], return_to_phase_1=form.cleaned_data["return_to_phase_1"],
+        )
+    except SessionError as err:
+        return done(request, session, error=str(err))
+    return done(request, session)
