@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from frontera.campaigns.permissions import is_mayor_of
 from frontera.characters.models import Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.play.models import MAYOR_SEAT, Check, GameSession, Participant
@@ -289,7 +290,6 @@ def _holds_drawn(session: GameSession, by, participant: Participant) -> bool:
     ``selectors._participant_row``: the character's player, or the Mayor for his own seat (NPCs,
     minions) and for a draw he made himself for a player without a phone. A player who drew on
     their own phone keeps their cards from the Mayor (docs/sessions.md, "Selectors and secrecy")."""
-    from frontera.campaigns.permissions import is_mayor_of
 
     if is_mayor_of(by, session.campaign):
         return participant.seat == MAYOR_SEAT or participant.drawn_by_id == by.pk

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from frontera.campaigns.permissions import is_mayor_of
 from frontera.characters.models import Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.messages import engine_text
@@ -334,7 +335,6 @@ def _holds_hand(session: GameSession, by, character: Character, combat: CombatRo
     ``selectors.combat_view``: the player of a protagonist, the Mayor for NPCs and minions, and the
     Mayor for a protagonist's hand he drew himself this turn (a player with no phone at hand, as
     with checks). A hand the player drew on their phone is never the Mayor's (FR-CMB-1)."""
-    from frontera.campaigns.permissions import is_mayor_of
 
     if character.kind != Character.Kind.PROTAGONIST:
         return is_mayor_of(by, session.campaign)

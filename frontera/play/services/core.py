@@ -26,6 +26,7 @@ from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from frontera.campaigns.permissions import is_mayor_of
 from frontera.characters.models import Character
 from frontera.live.bus import publish_on_commit
 from frontera.messages import engine_text
@@ -34,6 +35,7 @@ from frontera.rules import characters as rules_characters
 from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
+from frontera.rules.tracks import TRACK_NAMES
 
 E_SESSION_ENDED = _("This session has ended.")
 E_NOT_PROTAGONIST = _("%(name)s is not a protagonist of this campaign.")
@@ -206,7 +208,6 @@ E_NOT_YOUR_HAND = _("Only whoever holds the cards of %(name)s can choose among t
 def plays_own_seat(session: GameSession, by, seat: str) -> bool:
     """``by`` plays the protagonist whose engine player is ``seat`` at this session (the player's
     side of :func:`frontera.play.selectors.viewer_for`; the Mayor's seat is only ``mayor``)."""
-    from frontera.campaigns.permissions import is_mayor_of
 
     if seat == MAYOR_SEAT or not seat[1:].isdigit() or is_mayor_of(by, session.campaign):
         return False
@@ -232,6 +233,4 @@ def save_sheet(character: Character, sheet: rules_characters.Character) -> None:
 
 
 def level_name(track: str, level: int) -> str:
-    from frontera.rules.tracks import TRACK_NAMES
-
     return TRACK_NAMES[track][level]

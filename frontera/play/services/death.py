@@ -30,8 +30,9 @@ from frontera.play.services.core import (
 from frontera.rules import characters as rules_characters
 from frontera.rules import combat as rules_combat
 from frontera.rules import session as rules_session
+from frontera.rules import tracks as rules_tracks
 from frontera.rules.cards import Card
-from frontera.rules.errors import RulesError  # ngettext: the engine's plural marker
+from frontera.rules.errors import RulesError
 from frontera.rules.tracks import draw_penalty
 
 DEATH_LEVEL = -4
@@ -179,7 +180,6 @@ def _death_roll(session: GameSession, log: EventLog, character: Character, *, tu
     """FR-HLT-3: the dead man's hand (1 card, 2 keeping the better after medical attention that
     worked on the dead character before this roll, FR-CHK-5 — never attention given earlier, see
     ``DEATH_CARE``): an Ace → Incapacitado, an 8 → dead for good."""
-    from frontera.rules import tracks as rules_tracks
 
     character, sheet = lock_character(session, character)
     key = str(character.pk)

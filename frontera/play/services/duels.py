@@ -48,16 +48,17 @@ from frontera.play.services.table_tools import drunk_exchanges
 from frontera.rules import characters as rules_characters
 from frontera.rules import checks as rules_checks
 from frontera.rules import combat as rules_combat
+from frontera.rules import exchanges as rules_exchanges
 from frontera.rules import session as rules_session
+from frontera.rules import tracks as rules_tracks
 from frontera.rules.cards import Card
-from frontera.rules.errors import RulesError  # ngettext: the engine's plural marker
+from frontera.rules.errors import RulesError
 
 
 @transaction.atomic
 def drinking_duel_start(*, session: GameSession, by, characters: Sequence[Character], request_key: str = "") -> Gamble:
     """A drinking duel (FR-SOB-2, FR-GMB-7): rounds in which everyone drinks once; the first to reach
     En coma loses; then the bet's exchange (FR-EXCH-2)."""
-    from frontera.rules import tracks as rules_tracks
 
     session = lock_session(session)
     if request_key:
@@ -87,7 +88,6 @@ def drinking_duel_drink(*, gamble: Gamble, by, character: Character, round_seen:
     """``character`` drinks one more in the duel (FR-SOB-2): from ceil(Aguante / 2) drinks a dead
     man's hand (2 cards, the better; 1 beyond Aguante) keeps or lowers Sobriedad; Borracho and En coma
     bring their exchanges (FR-SOB-1). Drinking twice in the same round (a double submit) is a no-op."""
-    from frontera.rules import tracks as rules_tracks
 
     session, gamble = lock_gamble(gamble)
     key = str(character.pk)
@@ -261,7 +261,6 @@ def _duel_verdict(specs: list[dict], plays: dict, weapons: dict) -> dict:
 def _duel_settle(session: GameSession, duel, prueba: Check, by) -> None:
     """FR-CMB-15 after the reveal: full-damage hits (no absorption) on the sheets, explained in the
     feed; FR-OPP-5 → another round; then the FR-EXCH-3 exchange (Normal mode, two different decks)."""
-    from frontera.rules import exchanges as rules_exchanges
 
     session = lock_session(GameSession(pk=session.pk))  # the cards as the reveal left them
     catalogue = campaign_catalogue(session.campaign)
@@ -335,14 +334,14 @@ def _duel_settle(session: GameSession, duel, prueba: Check, by) -> None:
             log.decide(gettext_noop("%(who)s is Muerto: the Mayor draws the dead man's hand for the death roll."),
                        rules=["FR-HLT-3"], prueba=prueba, who=row.name)
         sync_combat(session, row, sheet, log)
-    exchange = _duel_exchange(session, by, log, result, rows, names, rules_exchanges)
+    exchange = _duel_exchange(session, by, log, result, rows, names)
     duel.status, duel.exchange = PistolDuel.Status.SETTLED, exchange
     duel.result = {**result, "weapons": weapons, "guns": guns}
     duel.save(update_fields=["status", "exchange", "result"])
     log.flush()
 
 
-def _duel_exchange(session: GameSession, by, log: EventLog, result: dict, rows: dict, names: dict, rules_exchanges):
+def _duel_exchange(session: GameSession, by, log: EventLog, result: dict, rows: dict, names: dict):
     """FR-EXCH-3 through the exchange services: the winner may take up to 2 cards of the loser's
     deck and gives back as many (a choice on the winner's phone); Tablas swaps 2 random cards each
     way at once. Normal mode only, and only between two different decks (an NPC's are the Mayor's)."""

@@ -11,9 +11,11 @@ import random
 from collections.abc import Sequence
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, ngettext_lazy
 
+from frontera.campaigns.permissions import is_mayor_of
 from frontera.characters.models import Character
 from frontera.play.models import (
     MAYOR_SEAT,
@@ -38,6 +40,7 @@ from frontera.play.services.core import (
     seat_for,
     visible_to,
 )
+from frontera.rules import exchanges as rules_exchanges
 from frontera.rules import session as rules_session
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 
@@ -91,7 +94,6 @@ def exchange_choices(state: rules_session.Session, exchange: Exchange, actor: st
     own deck (in phase 1 a winner's, FR-EXCH-7, from the moment the exchange opens) and never the
     loser's, in either phase (ruling, docs/rules/decks.md). The Mayor acting for a player sees no
     more than he may himself."""
-    from frontera.rules import exchanges as rules_exchanges
 
     _step, chooser, owner = _step_spec(exchange)
     chooser_seat, owner_seat = _side(exchange, chooser), _side(exchange, owner)
@@ -109,7 +111,6 @@ def exchange_choices(state: rules_session.Session, exchange: Exchange, actor: st
 def _winner_state(state: rules_session.Session, exchange: Exchange) -> rules_session.Session:
     """FR-EXCH-7 (ruling, docs/rules/decks.md): in phase 1 the winner of a bet or duel, or the rival
     who caught a cheat (``first``), looks at their own deck from the moment the exchange opens."""
-    from frontera.rules import exchanges as rules_exchanges
 
     if exchange.kind in WINNER_KINDS and exchange.first in state.players:
         return rules_exchanges.winner_looks(state, exchange.first)
@@ -119,7 +120,6 @@ def _winner_state(state: rules_session.Session, exchange: Exchange) -> rules_ses
 def exchange_actor(exchange: Exchange, session: GameSession, by) -> str:
     """Who ``by`` acts as for the current step: the chooser's own player, else the Mayor (for a
     player without a phone, or for himself); anybody else is refused."""
-    from frontera.campaigns.permissions import is_mayor_of
 
     _step, chooser, _owner = _step_spec(exchange)
     seat = _side(exchange, chooser)
@@ -148,7 +148,6 @@ def _check_not_playing(session: GameSession, character: Character) -> None:
 def exchange_start(*, session: GameSession, by, kind: str, first: Character, second: Character | None = None,
                    count: int = 1, request_key: str = "") -> Exchange:
     """The Mayor starts a card exchange (Normal mode only, FR-EXCH-1):
-
     - ``bet`` (FR-EXCH-2): ``first`` won against ``second``; ``first`` chooses a card of the loser's
       deck to keep, then one of their own to give. ``bet_tie``: each takes a random card of the other.
     - ``cheat`` (FR-EXCH-2, FR-GMB-6): ``first`` caught ``second`` cheating; ``first`` takes one, gives none.
@@ -159,7 +158,6 @@ def exchange_start(*, session: GameSession, by, kind: str, first: Character, sec
 
     Choices are made with :func:`exchange_choose` by the chooser (on their phone) or the Mayor.
     A repeated ``request_key`` returns the exchange already made."""
-    from frontera.rules import exchanges as rules_exchanges
 
     session = lock_session(session)
     if request_key:
@@ -235,7 +233,6 @@ def open_exchange(session: GameSession, by, log: EventLog, kind: str, a: str, a_
                    *, request_key: str = "") -> Exchange:
     """Open a bet, cheat, duel or treasure-swap exchange waiting for its first choice, or do a tie's
     random swap at once. Call while holding the session lock; ``a``/``b`` are engine players."""
-    from frontera.rules import exchanges as rules_exchanges
 
     rng, seed = new_rng()
     exchange = Exchange(session=session, kind=kind, first=a, second=b, first_name=a_name, second_name=b_name,
@@ -288,14 +285,10 @@ def open_exchange(session: GameSession, by, log: EventLog, kind: str, a: str, a_
 
 
 def models_q_side(seat: str):
-    from django.db.models import Q
-
     return Q(first=seat) | Q(second=seat)
 
 
 def _exchange_finish(state, exchange: Exchange, rng):
-    from frontera.rules import exchanges as rules_exchanges
-
     got = exchange.chosen
     one = lambda step: (got.get(step) or [None])[0]  # noqa: E731
     a, b = exchange.first, exchange.second

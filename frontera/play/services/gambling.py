@@ -15,6 +15,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from frontera.characters.models import Character
+from frontera.characters.services import character_changed_in_play
 from frontera.play.models import MAYOR_SEAT, Check, Exchange, Gamble, GameSession, Participant, seat_key
 from frontera.play.services.checks import Entry, check_what, create_check
 from frontera.play.services.core import (
@@ -32,9 +33,11 @@ from frontera.play.services.core import (
 )
 from frontera.play.services.exchanges import open_exchange
 from frontera.rules import characters as rules_characters
+from frontera.rules import exchanges as rules_exchanges
+from frontera.rules import gambling as rules_gambling
 from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
-from frontera.rules.errors import RulesError  # ngettext: the engine's plural marker
+from frontera.rules.errors import RulesError
 
 E_GAMBLE_SETTLED = _("This game is already settled.")
 E_NEGATIVE_MONEY = _("%(name)s has a gambling debt and no money to bet.")
@@ -66,8 +69,6 @@ def _gambler(gamble: Gamble) -> Character:
 
 
 def _set_money(session: GameSession, by, character: Character, money: int) -> tuple[int, int]:
-    from frontera.characters.services import character_changed_in_play
-
     locked, sheet = lock_character(session, character)
     before = sheet.money
     save_sheet(locked, dataclass_replace(sheet, money=int(money)))
@@ -81,7 +82,6 @@ def banca_begin(*, session: GameSession, by, character: Character, cheating: boo
     """A night at La banca siempre gana (FR-GMB-2, FR-GMB-6): the Mayor's deck with the dead man's
     hand, shuffled; the character bets the money they carry. RULING (docs/sessions.md): the banca's
     cards are turned face up for the table and go back afterwards; nothing moves in the session."""
-    from frontera.rules import gambling as rules_gambling
 
     session = lock_session(session)
     if request_key:
@@ -116,7 +116,6 @@ def banca_begin(*, session: GameSession, by, character: Character, cheating: boo
 def banca_deal(*, gamble: Gamble, by, rounds_seen: int | None = None) -> Gamble:
     """The Mayor turns one card of the banca (FR-GMB-2): ♠ scores for the player, anything else for
     the bank. ``rounds_seen`` (the rounds on the screen that sent it) makes a double submit a no-op."""
-    from frontera.rules import gambling as rules_gambling
 
     session, gamble = lock_gamble(gamble)
     if rounds_seen is not None and rounds_seen < len(gamble.state["rounds"]):
@@ -150,7 +149,6 @@ def banca_deal(*, gamble: Gamble, by, rounds_seen: int | None = None) -> Gamble:
 def banca_try_stop(*, gamble: Gamble, by) -> Check:
     """The player tries to leave the banca (FR-GMB-3): a Cabeza (Astucia) check, Manos (Maña) for a
     cheat (FR-GMB-6), drawn and chosen like any check; its outcome decides (:func:`check_choose`)."""
-    from frontera.rules import gambling as rules_gambling
 
     session, gamble = lock_gamble(gamble)
     if gamble.prueba is not None and gamble.prueba.status != Check.Status.RESOLVED:
@@ -183,7 +181,6 @@ def after_banca_stop_check(session: GameSession, prueba: Check, participant: Par
 
 def _banca_after_stop(session: GameSession, prueba: Check, participant: Participant, log: EventLog) -> None:
     """FR-GMB-3: the played card of the attempt to leave decides."""
-    from frontera.rules import gambling as rules_gambling
 
     gamble = Gamble.objects.select_for_update().get(prueba=prueba, status=Gamble.Status.OPEN)
     try:
@@ -208,8 +205,6 @@ def bet_exchange(session: GameSession, by, log: EventLog, bettors: Sequence[tupl
     (:func:`frontera.rules.gambling.bet_exchanges`: every loser and caught cheat settles one with a
     winner, dealt by lot when there are several; all tied → random swaps, a ring from three decks
     on): a win waits for the winner's choice, a caught cheat for the rival's, ties are done at once."""
-    from frontera.rules import exchanges as rules_exchanges
-    from frontera.rules import gambling as rules_gambling
 
     if session.mode != GameSession.Mode.NORMAL or len(bettors) < 2:
         return
@@ -258,7 +253,6 @@ def _banca_settle(session: GameSession, gamble: Gamble, by, log: EventLog) -> No
     """FR-GMB-4, FR-GMB-6: the money the player leaves with, then the bet's exchange with the house
     (the Mayor) (FR-EXCH-2). The engine pays whole dollars: the house keeps a fraction of a dollar
     (ruling, docs/rules/combat.md), which the log says."""
-    from frontera.rules import gambling as rules_gambling
 
     result = rules_gambling.banca_result(gamble.state)
     who = _gambler(gamble)
@@ -289,7 +283,6 @@ def gamble_contest(*, session: GameSession, by, kind: str, characters: Sequence[
     """Azar (FR-GMB-5): opposed Cabeza (Astucia), Manos (Maña) for a cheat (FR-GMB-6), then each
     winner's and honest loser's dead man's hand for the money. Habilidad (FR-GMB-7): an opposed
     check of the contest's trait and skill. Both lead into the bet's exchange (FR-EXCH-2)."""
-    from frontera.rules import gambling as rules_gambling
 
     session = lock_session(session)
     if request_key:
@@ -337,7 +330,6 @@ def after_contest_reveal(session: GameSession, prueba: Check, by) -> None:
 
 def _contest_settle(session: GameSession, gamble: Gamble, prueba: Check, by) -> None:
     """After the reveal of an azar or habilidad contest: roles, money (azar), the exchange."""
-    from frontera.rules import gambling as rules_gambling
 
     parts = {str(p.character_id): p for p in prueba.participants.select_related("character")}
     cheats = {k for k, v in gamble.players.items() if v.get("cheat")}

@@ -18,6 +18,9 @@ from frontera.play.services.core import EventLog, SessionError, lock_character, 
 from frontera.play.services.death import DEATH_CARE, DEATH_LEVEL, death_roll_pending
 from frontera.play.services.table_tools import DURATION_LABELS
 from frontera.rules import characters as rules_characters
+from frontera.rules import checks as rules_checks
+from frontera.rules.checks import medical_attention
+from frontera.rules.tracks import health_recovery_time
 
 E_NOT_WOUNDED = _("%(name)s is not wounded: medical attention has nothing to speed.")
 
@@ -32,7 +35,6 @@ def medical_request(*, session: GameSession, by, healer: Character, patient: Cha
     """Medical attention (FR-CHK-5): the healer's Cabeza (Saber) check, +1 card with a healer's kit;
     on someone else only an Éxito counts, on oneself difficulty 8. Drawn and chosen like any check
     (on the healer's phone); the played card decides whether the patient's recovery is sped."""
-    from frontera.rules import checks as rules_checks_mod
 
     session = lock_session(session)
     if request_key:
@@ -47,7 +49,7 @@ def medical_request(*, session: GameSession, by, healer: Character, patient: Cha
     on_self = healer.pk == patient.pk
     prueba = create_check(
         session=session, by=by, kind=Check.Kind.TRAIT, entries=[Entry(healer, "cabeza", "saber", kit)],
-        difficulty=rules_checks_mod.SELF_MEDICAL_DIFFICULTY if on_self else None,
+        difficulty=rules_checks.SELF_MEDICAL_DIFFICULTY if on_self else None,
         label=gettext("medical attention: %(patient)s") % {"patient": locked.name}, request_key=request_key,
     )
     treatment = Treatment.objects.create(session=session, prueba=prueba, healer=healer, patient=locked)
@@ -72,8 +74,6 @@ def after_medical_check(session: GameSession, prueba: Check, participant, played
 
 def _treatment_result(session: GameSession, treatment: Treatment, card, log: EventLog, *, flush: bool = False) -> None:
     """FR-CHK-5: the played card speeds the patient's recovery, or does nothing (FR-HLT-2 times)."""
-    from frontera.rules.checks import medical_attention
-    from frontera.rules.tracks import health_recovery_time
 
     speeds = medical_attention(card, on_self=treatment.healer_id == treatment.patient_id)
     treatment.speeds = speeds

@@ -36,10 +36,14 @@ from frontera.play.services.core import (
 )
 from frontera.play.services.death import sync_combat
 from frontera.rules import characters as rules_characters
+from frontera.rules import exchanges as rules_exchanges
 from frontera.rules import session as rules_session
+from frontera.rules import tracks as rules_tracks
 from frontera.rules.cards import Card
 from frontera.rules.dead_mans_hand import dead_mans_hand_result
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
+from frontera.rules.tracks import accident_damage, exchanges_due
+from frontera.rules.tracks import threat as rules_threat
 
 E_BAD_TRACK_CHANGE = _("Say how many levels to lose (negative) or recover (positive), not 0.")
 TRACK_LABELS = {
@@ -60,7 +64,6 @@ def drunk_exchanges(session: GameSession, log: EventLog, character: Character, d
     The coma exchange waits for the Mayor's choice of the card he gives back (:func:`exchange_choose`)."""
     if session.mode != GameSession.Mode.NORMAL or character.kind != Character.Kind.PROTAGONIST:
         return
-    from frontera.rules import exchanges as rules_exchanges
 
     for name in due:
         if name == "borracho_swap":
@@ -107,7 +110,6 @@ def track_change(*, session: GameSession, by, character: Character, track: str, 
                after=level_name(track, after), note=f" ({note.strip()[:120]})" if note.strip() else "")
     sync_combat(session, character, sheet, log)  # the override wins over the fight's automated result
     if track == "sobriety":
-        from frontera.rules.tracks import exchanges_due
 
         rng, _seed = new_rng()
         drunk_exchanges(session, log, character, exchanges_due(before, after, mode=session.mode,
@@ -121,7 +123,6 @@ def accident(*, session: GameSession, by, character: Character, cause: str, metr
              agility: str | None = None) -> Character:
     """A fall (1 level per 5 m) or being run over (train 4, coach or horse 2), reduced by a Músculo
     (Agilidad) outcome (Éxito 2, Éxito parcial 1) (FR-HLT-4)."""
-    from frontera.rules.tracks import accident_damage
 
     session = lock_session(session)
     character, sheet = lock_character(session, character)
@@ -162,7 +163,6 @@ def threat(*, session: GameSession, by, character: Character) -> Character:
     """FR-MOR-3: the Mayor draws a random card; above the character's Confianza it costs 1 level of
     Moral. RULING (docs/sessions.md): the card is drawn like the Mayor's own one-card check and
     played, so it moves like any played card and the deck keeps its count."""
-    from frontera.rules.tracks import threat as rules_threat
 
     session = lock_session(session)
     character, sheet = lock_character(session, character)
@@ -203,7 +203,6 @@ def threat(*, session: GameSession, by, character: Character) -> Character:
 def drink(*, session: GameSession, by, character: Character) -> Character:
     """One more drink of heavy drinking (FR-SOB-3): the alcohol level rises, the automatic level
     applies, a dead man's hand is drawn when due; Borracho swaps a card with the Mayor (FR-SOB-1)."""
-    from frontera.rules import tracks as rules_tracks
 
     session = lock_session(session)
     character, sheet = lock_character(session, character)

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from frontera.campaigns.permissions import can_act_for
 from frontera.characters.models import Character
 from frontera.play.models import Exchange, GameSession, seat_key
 from frontera.play.services.core import (
@@ -36,6 +37,7 @@ from frontera.play.services.exchanges import (
     open_exchange,
     open_sharing,
 )
+from frontera.rules import exchanges as rules_exchanges
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 
 E_NOT_A_SHARER = _("%(name)s does not share this treasure.")
@@ -59,7 +61,6 @@ def _lock_sharing(exchange: Exchange) -> tuple[GameSession, Exchange, dict]:
 def _sharer(session: GameSession, by, data: dict, character: Character) -> str:
     """The sharer's engine player, if ``by`` may act for them: their player, or the Mayor (for a
     player without a phone at hand)."""
-    from frontera.campaigns.permissions import can_act_for
 
     seat = seat_key(character.pk)
     if seat not in data["sharers"] or character.campaign_id != session.campaign_id:
@@ -85,7 +86,6 @@ def treasure_share_start(*, session: GameSession, by, sharers: Sequence[Characte
     themselves who keeps each (:func:`treasure_share_vote`, on their phones); then each of the
     others may swap ``swaps`` card(s) with another sharer (:func:`treasure_share_swap`). With an
     empty Tesoro, every sharer may swap. The Mayor never takes treasure (nor does an NPC of his)."""
-    from frontera.rules import exchanges as rules_exchanges
 
     session = lock_session(session)
     if request_key:
@@ -146,7 +146,6 @@ def treasure_share_vote(*, exchange: Exchange, by, sharer: Character,
     queda"), on their phone or through the Mayor. When every sharer has named the same keepers the
     cards move (unseen until phase 2 if in phase 1, FR-MODE-4) and the swaps open. The same vote
     again is a no-op; a vote after the agreement is refused."""
-    from frontera.rules import exchanges as rules_exchanges
 
     session, exchange, data = _lock_sharing(exchange)
     seat = _sharer(session, by, data, sharer)
