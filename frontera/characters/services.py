@@ -342,7 +342,7 @@ def character_update(
 def _tracks_edited(character: Character, by) -> None:
     """After the commit, the campaign's active sessions take the Mayor's new track levels (an open
     fight, the FR-HLT-3 count: ``frontera.play.services.sheet_edited``)."""
-    from frontera.play.services import sheet_edited
+    from frontera.play.services.death import sheet_edited
 
     sheet_edited(character=character, by=by)
 

@@ -35,7 +35,8 @@ from django.utils.translation import gettext, gettext_noop
 from frontera.characters.models import Character
 from frontera.play.models import MAYOR_SEAT, Check, CombatRound, GameSession, Participant, Seat, SessionEvent
 from frontera.play.selectors import card_view, render_message, viewer_for
-from frontera.play.services import FIGHT_BEGINS, FIGHT_OVER, FIGHT_TURN, OUTCOME_LABELS
+from frontera.play.services.combat import FIGHT_BEGINS, FIGHT_OVER, FIGHT_TURN
+from frontera.play.services.core import OUTCOME_LABELS
 from frontera.rules.cards import SUIT_SYMBOL, SUITS, Card
 from frontera.rules.errors import RulesError
 from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES, SOBRIETY_NAMES

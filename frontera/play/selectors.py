@@ -35,15 +35,11 @@ from frontera.play.models import (
     combat_key,
     seat_key,
 )
-from frontera.play.services import (
-    COVER_LABELS,
-    DEATH_ROLL_TURNS,
-    EXCHANGE_RULES,
-    MOUNT_LABELS,
-    OUTCOME_LABELS,
-    exchange_choices,
-    why,
-)
+from frontera.play.services.checks import why
+from frontera.play.services.combat import COVER_LABELS, MOUNT_LABELS
+from frontera.play.services.core import OUTCOME_LABELS
+from frontera.play.services.death import DEATH_ROLL_TURNS
+from frontera.play.services.exchanges import EXCHANGE_RULES, exchange_choices
 from frontera.rules import characters as rules_characters
 from frontera.rules import combat as rules_combat
 from frontera.rules import odds as rules_odds

@@ -80,7 +80,7 @@ class Command(BaseCommand):
         (the cards are dealt); only if the campaign has none yet."""
         from frontera.characters.models import Character
         from frontera.play.models import GameSession
-        from frontera.play.services import session_start
+        from frontera.play.services.sessions import session_start
 
         if GameSession.objects.filter(campaign=campaign).exists():
             return
