@@ -99,13 +99,13 @@ def queries_per_page(tmp: Path) -> None:
 
 SETUP = """
 from tests.factories import make_campaign, make_protagonist, make_user, make_minion
-from frontera.play import services
+from frontera.play.services.sessions import session_start
 mayor = make_user("bench_mayor")
 users = [make_user(f"bench_p{{i}}") for i in range({players})]
 campaign = make_campaign(mayor, name="Bench", players=users)
 heroes = [make_protagonist(campaign, u, name=f"Hero {{i}}") for i, u in enumerate(users)]
 [make_minion(campaign) for _ in range(3)]
-session = services.session_start(campaign=campaign, by=mayor, characters=heroes)
+session = session_start(campaign=campaign, by=mayor, characters=heroes)
 print("IDS", session.pk, ",".join(str(h.pk) for h in heroes))
 """
 

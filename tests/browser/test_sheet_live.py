@@ -12,12 +12,12 @@ from tests.servers import ROOT
 
 SETUP = """
 from tests.factories import make_campaign, make_protagonist, make_user
-from frontera.play import services
+from frontera.play.services.sessions import session_start
 mayor = make_user("alcalde_sheet")
 ana = make_user("ana_sheet")
 campaign = make_campaign(mayor, name="La hoja en vivo", players=[ana])
 clementine = make_protagonist(campaign, ana, name="Clementine")
-session = services.session_start(campaign=campaign, by=mayor, characters=[clementine])
+session = session_start(campaign=campaign, by=mayor, characters=[clementine])
 print(session.get_absolute_url(), clementine.get_absolute_url())
 """
 

@@ -14,14 +14,15 @@ from tests.servers import ROOT
 
 SETUP = """
 from tests.factories import make_campaign, make_protagonist, make_user
-from frontera.play import services
+from frontera.play.services.checks import check_request
+from frontera.play.services.sessions import session_start
 mayor = make_user("alcalde_{tag}")
 ana, bruno = make_user("ana_{tag}"), make_user("bruno_{tag}")
 campaign = make_campaign(mayor, name="Carrera {tag}", players=[ana, bruno])
 clementine = make_protagonist(campaign, ana, name="Clementine")
 djamal = make_protagonist(campaign, bruno, name="Djamal")
-session = services.session_start(campaign=campaign, by=mayor, characters=[clementine, djamal])
-services.check_request(session=session, by=mayor, characters=[clementine], trait="musculo", skill="agilidad")
+session = session_start(campaign=campaign, by=mayor, characters=[clementine, djamal])
+check_request(session=session, by=mayor, characters=[clementine], trait="musculo", skill="agilidad")
 print(session.pk)
 """
 
@@ -103,18 +104,19 @@ def test_a_push_while_a_request_from_the_region_is_pending_waits_for_it(browser,
 
 FIGHT = """
 from tests.factories import make_campaign, make_minion, make_protagonist, make_user
-from frontera.play import services
+from frontera.play.services.combat import Fighter, combat_declare, combat_draw, combat_start
+from frontera.play.services.sessions import session_start
 mayor = make_user("alcalde_{tag}")
 ana, bruno = make_user("ana_{tag}"), make_user("bruno_{tag}")
 campaign = make_campaign(mayor, name="Duelo {tag}", players=[ana, bruno])
 clementine = make_protagonist(campaign, ana, name="Clementine")
 djamal = make_protagonist(campaign, bruno, name="Djamal")
 bandit = make_minion(campaign, name="Bandido")
-session = services.session_start(campaign=campaign, by=mayor, characters=[clementine, djamal])
-combat = services.combat_start(session=session, by=mayor, fighters=[services.Fighter(clementine, "a"),
-                                                                   services.Fighter(bandit, "b")])
-services.combat_declare(combat=combat, by=mayor, character=bandit, technique="pelea", target=clementine)
-services.combat_draw(combat=combat, by=mayor, character=bandit)  # NPCs first (FR-CMB-1)
+session = session_start(campaign=campaign, by=mayor, characters=[clementine, djamal])
+combat = combat_start(session=session, by=mayor, fighters=[Fighter(clementine, "a"),
+                                                                   Fighter(bandit, "b")])
+combat_declare(combat=combat, by=mayor, character=bandit, technique="pelea", target=clementine)
+combat_draw(combat=combat, by=mayor, character=bandit)  # NPCs first (FR-CMB-1)
 print(session.pk, clementine.pk)
 """
 
