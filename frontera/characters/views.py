@@ -213,7 +213,7 @@ def npc_new(request, pk: int):
 def character_sheet(request, pk: int, character_id: int):
     character = selectors.character_for_viewer(request.user, pk, character_id)
     # play builds on characters; the sheet's topic follows the character's log and its session
-    from frontera.play.selectors import character_deck_summary, sheet_topic, sheet_version
+    from frontera.play.selectors.sheet import character_deck_summary, sheet_topic, sheet_version
 
     context = {
         **selectors.sheet_view(character, request.user),

@@ -10,7 +10,8 @@ from frontera.campaigns.permissions import can_view_character, is_member_of
 from frontera.characters.models import Character
 from frontera.live.topics import register
 from frontera.play.models import GameSession
-from frontera.play.selectors import session_version, sheet_sources, sheet_version
+from frontera.play.selectors.core import session_version
+from frontera.play.selectors.sheet import sheet_sources, sheet_version
 
 
 def _authorize(user, session_id: int) -> bool:

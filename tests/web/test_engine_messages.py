@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 
 from frontera.messages import engine_text, rules_message
-from frontera.play.selectors import render_message
+from frontera.play.selectors.core import render_message
 from frontera.play.services.core import SessionError
 from frontera.play.services.sessions import session_start
 from frontera.play.services.table_tools import DURATION_LABELS

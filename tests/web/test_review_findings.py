@@ -89,7 +89,7 @@ def _duel_of_two(session, mayor, hero, minion):
 def test_fr_exch_6_the_partner_of_a_swap_cannot_find_out_the_card_the_other_chose_by_trying_picks():
     """DEFECT — secrecy (FR-EXCH-6 swap, FR-MODE-7: another player's deck is theirs only).
 
-    ``services.exchange_choose`` (frontera/play/services.py, the ``elif ... .get("picks") == picks``
+    ``exchange_choose`` (frontera/play/services/exchanges.py, the ``elif ... .get("picks") == picks``
     branch, "a double submit of a step already taken") answers a step already taken with a silent
     success *before* checking who asks (``exchange_actor``), and for any other picks it answers
     "This exchange is already settled.". The view lets both sides of the exchange post
@@ -133,12 +133,12 @@ def test_fr_cmb_1_the_mayor_cannot_probe_a_players_hand_or_locked_in_card_before
 
     ``views.combat_choose`` lets the Mayor post for a protagonist (``can_act_for``) and answers
     differently by card: ``CombatChooseForm(hand=...)`` says "Choose among the cards you drew." for
-    a card not in the hand, ``services.combat_choose`` returns silently for the card the player
+    a card not in the hand, ``combat_choose`` returns silently for the card the player
     locked in ("a double submit", checked before anything else) and "... has already chosen this
     turn." for the other cards of the hand. Posting each card code tells the Mayor the player's hand
     and their secret choice before the reveal. Suggested fix: answer a request for a fighter whose
     hand the user may not hold (``holds`` in ``combat_view``) with one and the same refusal (or 404),
-    and check the double submit only for the user who locked in. (``services.check_choose`` has the
+    and check the double submit only for the user who locked in. (``check_choose`` has the
     same silent "double submit" answer for a participant's face-down choice in an opposed check.)"""
     session, mayor, [(p1, hero), (p2, rival)], (m1,) = make_table(players=2, minions=1)
     combat = combat_start(session=session, by=mayor, fighters=[
@@ -165,7 +165,7 @@ def test_fr_hlt_3_medical_attention_given_before_dying_does_not_win_the_second_c
     """DEFECT (FR-HLT-3, FR-CHK-5; docs/sessions.md combat ruling 2: "the table has 5 combat turns
     ... to give medical attention that wins the second card").
 
-    ``services._death_roll`` (frontera/play/services.py, ``medical = bool(session.tallies.get("medical",
+    ``_death_roll`` (frontera/play/services/death.py, ``medical = bool(session.tallies.get("medical",
     {}).get(...))``) reads ``tallies["medical"]``, which ``_treatment_result`` sets for *any*
     successful attention (also the FR-HLT-2 one given to a Herido hours earlier) and nobody ever
     clears. So a character treated while Herido who later dies draws 2 cards and keeps the better,
@@ -185,7 +185,7 @@ def test_fr_hlt_3_a_double_submitted_death_roll_from_the_table_tools_is_a_no_op(
     """DEFECT (low; common rule "double submits are idempotent").
 
     The table tools' "Tirada de muerte" (frontera/play/views/table_tools.py ``table_action``, action "death")
-    calls ``services.death_roll`` without a request key (``TableActionForm`` has none), unlike the
+    calls ``death_roll`` without a request key (``TableActionForm`` has none), unlike the
     fight's button (``DeathRollForm.request_key``). A double tap draws once, but the second tap
     answers with an error: "... is dead for good: the dead man's hand has spoken." after a
     Permanente, or "Only a dead character draws for survival; this one is Incapacitado." after an
@@ -207,7 +207,7 @@ def test_fr_char_6_the_history_filter_does_not_tell_a_player_which_npcs_exist():
     ``permissions.can_view_character``; ``history.who_choices`` says "a player never learns of an
     NPC from here").
 
-    ``history.parse_filters`` (frontera/play/history.py, the ``who`` branch) accepts any character
+    ``parse_filters`` (frontera/play/history/log.py, the ``who`` branch) accepts any character
     id of the campaign for every viewer. For a player, ``?who=<id of an NPC never shown at the
     table>`` is accepted silently while an id that does not exist gets "That filter does not exist
     here; the whole log is shown." — an oracle that tells a player which ids are the Mayor's NPCs.
@@ -230,7 +230,7 @@ def test_fr_hlt_1_a_sheet_edit_during_a_fight_is_not_undone_by_the_next_hit():
     The Mayor's sheet form (``frontera.characters.services.character_update``, the sheet's Salud
     field) changes a fighter's tracks without telling the open fight (only the play services call
     ``_sync_combat``). The round keeps its stale level and ``_combat_reveal``
-    (frontera/play/services.py, ``dataclass_replace(sheet, health=totals["health_after"], ...)``)
+    (frontera/play/services/combat.py, ``dataclass_replace(sheet, health=totals["health_after"], ...)``)
     writes the round's result over the sheet: a hero edited to Malherido (-2) who then takes one
     level of damage ends Herido (-1) — the edit is lost and the hit heals. Suggested fix: at the
     reveal apply each target's *loss* to the sheet's current level, or set the round's tracks from
@@ -257,7 +257,7 @@ def test_fr_hlt_3_a_fighter_put_at_muerto_by_the_mayors_override_gets_the_five_t
     """DEFECT (FR-HLT-3; docs/sessions.md combat rulings 2 and 3).
 
     The 5-turn count of a death in a fight (``tallies["dying"]``) is recorded only in
-    ``_combat_reveal`` (frontera/play/services.py). A fighter put at Muerto during the fight by a
+    ``_combat_reveal`` (frontera/play/services/combat.py). A fighter put at Muerto during the fight by a
     change outside the round — the Mayor's track change, an accident, a threat — which ruling 3
     makes "the fighter's level from then on", starts no count: no "within 5 combat turns" notice,
     the combat region shows no turns left, and when the fifth turn after the death is over the rules

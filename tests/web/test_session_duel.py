@@ -19,7 +19,7 @@ from frontera.play.models import (
     SessionEvent,
     seat_key,
 )
-from frontera.play.selectors import render_message
+from frontera.play.selectors.core import render_message
 from frontera.play.services.checks import check_choose, check_draw
 from frontera.play.services.combat import Fighter, _combatant_spec
 from frontera.play.services.core import SessionError

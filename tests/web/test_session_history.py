@@ -15,7 +15,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from frontera.play import history
+from frontera.play.history import charts as history_charts
+from frontera.play.history import log as history_log
+from frontera.play.history import rows as history_rows
 from frontera.play.models import GameSession, SessionEvent
 from frontera.play.services.checks import check_choose, check_draw, check_request
 from frontera.play.services.combat import (
@@ -339,7 +341,7 @@ def test_fight_turn_filter_follows_the_fights_turns():
     combat_next_turn(combat=combat, by=mayor)
     combat.refresh_from_db()
     combat_end(combat=combat, by=mayor)
-    turns = history.fight_turns(session)
+    turns = history_log.fight_turns(session)
     assert [(t["combat"], t["turn"]) for t in turns] == [(combat.pk, 1), (combat.pk, 2)]
     client = _client(mayor)
     rows = _json(client, session, round=f"{combat.pk}-1")["events"]
@@ -389,20 +391,20 @@ def test_queries_stay_constant_as_the_log_grows():
 
 
 def test_a_long_log_is_paged(monkeypatch):
-    monkeypatch.setattr(history, "PAGE_SIZE", 20)
+    monkeypatch.setattr(history_log, "PAGE_SIZE", 20)
     t = _table()
     session = t["session"]
     total = SessionEvent.objects.filter(session=session).count()
-    assert total > history.PAGE_SIZE
+    assert total > history_log.PAGE_SIZE
     client = _client(t["p1"])
     first = client.get(reverse("play_history", args=[session.pk])).text
     ids = [int(x) for x in re.findall(r'data-testid="event-(\d+)"', first)]
-    assert len(ids) == history.PAGE_SIZE and ids == sorted(ids)
+    assert len(ids) == history_log.PAGE_SIZE and ids == sorted(ids)
     assert 'data-testid="next-page"' in first
-    pages = -(-total // history.PAGE_SIZE)
+    pages = -(-total // history_log.PAGE_SIZE)
     last = client.get(reverse("play_history", args=[session.pk]), {"page": pages}).text
     last_ids = [int(x) for x in re.findall(r'data-testid="event-(\d+)"', last)]
-    assert len(last_ids) == total - (pages - 1) * history.PAGE_SIZE
+    assert len(last_ids) == total - (pages - 1) * history_log.PAGE_SIZE
     assert last_ids[-1] == SessionEvent.objects.filter(session=session).order_by("-pk").first().pk
 
 
@@ -445,9 +447,9 @@ def test_the_deck_chart_follows_every_deck_to_its_size_now():
     t = _table()
     session = t["session"]
     state = engine(session)
-    decks = history._deck_sizes(session, history.names_of(session))
+    decks = history_charts._deck_sizes(session, history_rows.names_of(session))
     assert decks["events"] == SessionEvent.objects.filter(session=session, kind="card").count()
-    names = history.names_of(session)
+    names = history_rows.names_of(session)
     assert {line["name"]: line["final"] for line in decks["lines"]} == {
         names.seat(seat): len(cards) for seat, cards in state.player_decks.items()}
     assert all(line["most"] >= 8 for line in decks["lines"])  # FR-MODE-2: 8 dealt to everyone

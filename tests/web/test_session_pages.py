@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from frontera.play.models import Check, GameSession, Participant
-from frontera.play.selectors import session_version
+from frontera.play.selectors.core import session_version
 from frontera.play.services.checks import check_draw, check_request
 from frontera.play.services.sessions import phase_switch
 from frontera.rules import odds as rules_odds

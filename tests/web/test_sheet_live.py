@@ -13,7 +13,7 @@ from django.urls import reverse
 from frontera.live import bus, topics
 from frontera.live.views import composite_stream
 from frontera.play.models import seat_key
-from frontera.play.selectors import sheet_version
+from frontera.play.selectors.sheet import sheet_version
 from frontera.play.services.checks import check_choose, check_draw, check_request
 from frontera.play.services.sessions import phase_switch, session_start
 from frontera.rules.cards import Card

@@ -8,9 +8,9 @@ from django.views.decorators.http import require_POST
 
 from frontera.campaigns.permissions import can_act_for
 from frontera.characters.models import Character
-from frontera.play import selectors
 from frontera.play.forms.checks import CheckRequestForm, ChooseForm, OpposedRequestForm
 from frontera.play.models import GameSession, Participant
+from frontera.play.selectors.pages import callable_characters
 from frontera.play.services import checks as checks_actions
 from frontera.play.services.checks import Entry
 from frontera.play.services.core import SessionError
@@ -21,7 +21,7 @@ from frontera.play.views.common import done, form_errors, session_for, session_f
 @require_POST
 def check_new(request, pk: int):
     session = session_for_mayor(request.user, pk)
-    form = CheckRequestForm(request.POST, characters=selectors.callable_characters(session))
+    form = CheckRequestForm(request.POST, characters=callable_characters(session))
     if not form.is_valid():
         return done(request, session, error=_("Check the form: %(errors)s") % {"errors": form_errors(form)})
     data = form.cleaned_data
@@ -41,7 +41,7 @@ def check_new(request, pk: int):
 @require_POST
 def opposed_new(request, pk: int):
     session = session_for_mayor(request.user, pk)
-    form = OpposedRequestForm(request.POST, characters=selectors.callable_characters(session))
+    form = OpposedRequestForm(request.POST, characters=callable_characters(session))
     if not form.is_valid():
         return done(request, session, error=_("Check the form: %(errors)s") % {"errors": form_errors(form)})
     rows = form.entries()

@@ -8,9 +8,9 @@ from django.views.decorators.http import require_POST
 
 from frontera.campaigns.permissions import can_act_for
 from frontera.characters.models import Character
-from frontera.play import selectors
 from frontera.play.forms.combat import CombatChooseForm, CombatStartForm, DeathRollForm, DeclareForm
 from frontera.play.models import CombatRound
+from frontera.play.selectors.pages import callable_characters
 from frontera.play.services import combat as combat_actions
 from frontera.play.services import death as death_actions
 from frontera.play.services.core import SessionError
@@ -34,7 +34,7 @@ def _fighter_for(request, session, combat, character_id: int) -> Character:
 @require_POST
 def combat_new(request, pk: int):
     session = session_for_mayor(request.user, pk)
-    form = CombatStartForm(request.POST, characters=selectors.callable_characters(session))
+    form = CombatStartForm(request.POST, characters=callable_characters(session))
     if not form.is_valid():
         return done_combat(request, session, _("Check the form: %(errors)s") % {"errors": form_errors(form)})
     found = Character.objects.in_bulk([int(x) for x in form.cleaned_data["side_a"] + form.cleaned_data["side_b"]])

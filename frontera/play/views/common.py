@@ -14,7 +14,6 @@ from django.template.loader import render_to_string
 
 from frontera.campaigns.permissions import can_run_session, is_member_of
 from frontera.characters.models import Character
-from frontera.play import selectors
 from frontera.play.forms.checks import CheckRequestForm, OpposedRequestForm
 from frontera.play.forms.combat import CombatStartForm
 from frontera.play.forms.common import new_request_key
@@ -26,6 +25,8 @@ from frontera.play.forms.sessions import JoinForm
 from frontera.play.forms.table_tools import TableActionForm
 from frontera.play.forms.treasure import TreasureShareStartForm
 from frontera.play.models import GameSession
+from frontera.play.selectors.combat import duel_weapons
+from frontera.play.selectors.pages import dashboard_view, phone_view
 from frontera.play.services.core import session_topic
 
 DASHBOARD_FRAGMENTS = {"board", "checks", "feed", "combat"}
@@ -53,7 +54,7 @@ def protagonists(campaign):
 
 def page_context(request, session, **extra):
     if can_run_session(request.user, session.campaign):
-        context = selectors.dashboard_view(session, request.user)
+        context = dashboard_view(session, request.user)
         template = "play/dashboard.html"
         campaign = session.campaign
         characters = context["callable_characters"]
@@ -69,14 +70,14 @@ def page_context(request, session, **extra):
             treasure_form=TreasureShareStartForm(
                 characters=[(row["pk"], row["name"]) for row in context["protagonists"]], auto_id="treasure_%s"),
             join_form=JoinForm(characters=[c for c in protagonists(campaign) if c.pk not in seated]),
-            duel_form=PistolDuelForm(characters=characters, weapons=selectors.duel_weapons(session)),
+            duel_form=PistolDuelForm(characters=characters, weapons=duel_weapons(session)),
         )
         for name in CALL_FORMS:
             field = context[name].fields.get("request_key")
             if field is not None and field.widget.is_hidden:
                 field.widget.attrs["id"] = f"rk-{name}"
     else:
-        context = selectors.phone_view(session, request.user)
+        context = phone_view(session, request.user)
         template = "play/phone.html"
     context.update(live_topic=session_topic(session.pk), **extra)
     return template, context

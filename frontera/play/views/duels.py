@@ -5,8 +5,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from frontera.characters.models import Character
-from frontera.play import selectors
 from frontera.play.forms.duels import PistolDuelForm
+from frontera.play.selectors.combat import duel_weapons
+from frontera.play.selectors.pages import callable_characters
 from frontera.play.services import duels as duels_actions
 from frontera.play.services.core import SessionError
 from frontera.play.views.common import done, form_errors, session_for_mayor
@@ -18,8 +19,8 @@ def pistol_duel_new(request, pk: int):
     """The Mayor calls a pistol duel: two characters, each with the ranged weapon they use. The
     duellists then draw and choose in the checks list like any opposed check."""
     session = session_for_mayor(request.user, pk)
-    form = PistolDuelForm(request.POST, characters=selectors.callable_characters(session),
-                          weapons=selectors.duel_weapons(session))
+    form = PistolDuelForm(request.POST, characters=callable_characters(session),
+                          weapons=duel_weapons(session))
     if not form.is_valid():
         return done(request, session, error=_("Check the form: %(errors)s") % {"errors": form_errors(form)})
     data = form.cleaned_data

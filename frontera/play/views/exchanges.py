@@ -7,9 +7,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from frontera.characters.models import Character
-from frontera.play import selectors
 from frontera.play.forms.exchanges import ExchangeChooseForm, ExchangeStartForm
 from frontera.play.models import Exchange
+from frontera.play.selectors.core import viewer_for
+from frontera.play.selectors.pages import callable_characters
 from frontera.play.services import exchanges as exchanges_actions
 from frontera.play.services.core import SessionError
 from frontera.play.views.common import done, form_errors, session_for, session_for_mayor
@@ -20,7 +21,7 @@ from frontera.play.views.common import done, form_errors, session_for, session_f
 def exchange_new(request, pk: int):
     """The Mayor starts a bet, duel, treasure or death exchange."""
     session = session_for_mayor(request.user, pk)
-    form = ExchangeStartForm(request.POST, characters=selectors.callable_characters(session))
+    form = ExchangeStartForm(request.POST, characters=callable_characters(session))
     if not form.is_valid():
         return done(request, session, error=_("Check the form: %(errors)s") % {"errors": form_errors(form)})
     data = form.cleaned_data
@@ -41,7 +42,7 @@ def exchange_choose(request, pk: int, exchange_id: int):
     """The chooser (on their phone) or the Mayor picks the card(s) of the exchange's current step."""
     session = session_for(request.user, pk)
     exchange = get_object_or_404(Exchange, pk=exchange_id, session=session)
-    viewer = selectors.viewer_for(session, request.user)
+    viewer = viewer_for(session, request.user)
     if not viewer.is_mayor and not ({exchange.first, exchange.second} & viewer.seats):
         raise Http404
     form = ExchangeChooseForm(request.POST, offered=request.POST.getlist("picks"))

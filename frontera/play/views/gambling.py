@@ -9,9 +9,9 @@ from django.views.decorators.http import require_POST
 
 from frontera.campaigns.permissions import can_act_for, can_run_session
 from frontera.characters.models import Character
-from frontera.play import selectors
 from frontera.play.forms.gambling import GambleForm
 from frontera.play.models import Gamble
+from frontera.play.selectors.pages import callable_characters
 from frontera.play.services import duels as duels_actions
 from frontera.play.services import gambling as gambling_actions
 from frontera.play.services.core import SessionError
@@ -25,7 +25,7 @@ E_BANCA_ONE = gettext_lazy("The banca is played by one character at a time.")
 def gamble_new(request, pk: int):
     """The Mayor opens a banca for one character, or an azar / habilidad contest between several."""
     session = session_for_mayor(request.user, pk)
-    form = GambleForm(request.POST, characters=selectors.callable_characters(session))
+    form = GambleForm(request.POST, characters=callable_characters(session))
     if not form.is_valid():
         return done(request, session, error=_("Check the form: %(errors)s") % {"errors": form_errors(form)})
     data = form.cleaned_data

@@ -14,7 +14,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from frontera.campaigns.permissions import is_member_of
-from frontera.play import history
+from frontera.play.history import cards, charts, log
 from frontera.play.models import GameSession
 
 CSV_COLUMNS = ["id", "at", "kind", "actor", "check", "card", "card_uid", "hidden", "from", "to", "reason", "text",
@@ -37,7 +37,7 @@ def _filename(session: GameSession, ext: str) -> str:
 @require_GET
 def history_page(request, pk: int):
     session = _session_for_member(request.user, pk)
-    context = history.history_page(session, request.user, request.GET)
+    context = log.history_page(session, request.user, request.GET)
     return render(request, "play/history.html", context)
 
 
@@ -45,7 +45,7 @@ def history_page(request, pk: int):
 @require_GET
 def history_card(request, pk: int, uid: str):
     session = _session_for_member(request.user, pk)
-    context = history.card_history(session, request.user, uid)
+    context = cards.card_history(session, request.user, uid)
     if context is None:
         raise Http404  # a card the viewer never saw, exactly like a card that is not there
     return render(request, "play/history_card.html", context)
@@ -55,7 +55,7 @@ def history_card(request, pk: int, uid: str):
 @require_GET
 def history_charts(request, pk: int):
     session = _session_for_member(request.user, pk)
-    return render(request, "play/history_charts.html", history.history_charts(session, request.user))
+    return render(request, "play/history_charts.html", charts.history_charts(session, request.user))
 
 
 def _cell(value) -> str:
@@ -74,7 +74,7 @@ class _Echo:
 @require_GET
 def history_csv(request, pk: int):
     session = _session_for_member(request.user, pk)
-    rows = history.export_rows(session, request.user, request.GET)
+    rows = log.export_rows(session, request.user, request.GET)
     writer = csv.writer(_Echo())
 
     def lines():
@@ -99,7 +99,7 @@ def history_json(request, pk: int):
     data = {
         "session": {"id": session.pk, "number": session.number, "campaign": session.campaign.name,
                     "date": session.date.isoformat(), "mode": session.mode, "status": session.status},
-        "events": list(history.export_rows(session, request.user, request.GET)),
+        "events": list(log.export_rows(session, request.user, request.GET)),
     }
     response = HttpResponse(json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{_filename(session, "json")}"'

@@ -10,9 +10,9 @@ from django.views.decorators.vary import vary_on_headers
 
 from frontera.campaigns.permissions import campaign_for_member, can_run_session
 from frontera.characters.models import Character
-from frontera.play import selectors
 from frontera.play.forms.sessions import JoinForm, SessionStartForm
 from frontera.play.models import Seat
+from frontera.play.selectors.core import sessions_of
 from frontera.play.services import sessions as sessions_actions
 from frontera.play.services.core import SessionError
 from frontera.play.views.common import (
@@ -51,7 +51,7 @@ def session_list(request, pk: int):
                 form.add_error(None, str(err))
             else:  # the feed says it; base.html's message list trips axe (role=status on a <ul>)
                 return redirect(session)
-    context = {"campaign": campaign, "is_mayor": mayor, "sessions": selectors.sessions_of(campaign), "form": form}
+    context = {"campaign": campaign, "is_mayor": mayor, "sessions": sessions_of(campaign), "form": form}
     return render(request, "play/session_list.html", context, status=400 if form is not None and form.errors else 200)
 
 

@@ -7,8 +7,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from frontera.characters.models import Character
-from frontera.play import selectors
 from frontera.play.forms.table_tools import TableActionForm
+from frontera.play.selectors.pages import callable_characters
 from frontera.play.services import death as death_actions
 from frontera.play.services import table_tools as table_tools_actions
 from frontera.play.services.core import SessionError
@@ -21,7 +21,7 @@ def table_action(request, pk: int):
     """The Mayor's tools on one character: track changes (his override, logged), threat, drink,
     falls and accidents."""
     session = session_for_mayor(request.user, pk)
-    form = TableActionForm(request.POST, characters=selectors.callable_characters(session))
+    form = TableActionForm(request.POST, characters=callable_characters(session))
     if not form.is_valid():
         return done(request, session, error=_("Check the form: %(errors)s") % {"errors": form_errors(form)})
     data = form.cleaned_data

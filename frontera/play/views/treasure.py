@@ -8,9 +8,9 @@ from django.views.decorators.http import require_POST
 
 from frontera.campaigns.permissions import can_act_for
 from frontera.characters.models import Character
-from frontera.play import selectors
 from frontera.play.forms.treasure import TreasureShareForm, TreasureShareStartForm
 from frontera.play.models import Exchange
+from frontera.play.selectors.pages import callable_characters
 from frontera.play.services import treasure as treasure_actions
 from frontera.play.services.core import SessionError
 from frontera.play.views.common import done, form_errors, session_for, session_for_mayor
@@ -21,7 +21,7 @@ from frontera.play.views.common import done, form_errors, session_for, session_f
 def treasure_new(request, pk: int):
     """The Mayor says who shares a treasure, loot or reward (FR-EXCH-6)."""
     session = session_for_mayor(request.user, pk)
-    form = TreasureShareStartForm(request.POST, characters=selectors.callable_characters(session))
+    form = TreasureShareStartForm(request.POST, characters=callable_characters(session))
     if not form.is_valid():
         return done(request, session, error=_("Check the form: %(errors)s") % {"errors": form_errors(form)})
     data = form.cleaned_data

@@ -1,0 +1,149 @@
+"""The fight as a viewer may see it (declarations, hands, the reveal, the death roll's count), the
+defaults of a fighter's declaration and the weapons each duellist carries."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.utils.translation import gettext, gettext_noop
+
+from frontera.characters.models import Character
+from frontera.characters.selectors import campaign_catalogue
+from frontera.play.models import CombatRound, GameSession, combat_key, seat_key
+from frontera.play.selectors.core import Viewer, card_view, cards_view, render_message
+from frontera.play.services.combat import COVER_LABELS, MOUNT_LABELS
+from frontera.play.services.death import DEATH_ROLL_TURNS
+from frontera.rules import combat as rules_combat
+from frontera.rules.cards import Card
+from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES
+
+TECHNIQUE_LABELS = {
+    "pelea": "Pelea", "melee": gettext_noop("melee weapon"), "thrown": gettext_noop("thrown weapon"),
+    "disparo_rapido": "Disparo rápido", "apuntar": "Apuntar", "forcejeo": gettext_noop("grapple contest"),
+}
+
+
+def _situation(decl: dict) -> str:
+    """The declared situation at the start of the turn (FR-CMB-9, FR-CMB-10), public like the rest."""
+    parts = [gettext(COVER_LABELS[decl["cover"]])]
+    if decl.get("mount"):
+        parts.append(gettext(MOUNT_LABELS[decl["mount"]]))
+    if decl.get("holstered"):
+        parts.append(gettext("weapons holstered"))
+    return ", ".join(parts)
+
+
+def _death_turns_left(session: GameSession, combat: CombatRound, character_id: int) -> int | None:
+    """FR-HLT-3: combat turns left for the death roll of a fighter who died in this fight."""
+    record = session.tallies.get("dying", {}).get(str(character_id))
+    if not record or record.get("combat") != combat.pk:
+        return None
+    return max(0, DEATH_ROLL_TURNS - (combat.turn - record["turn"]))
+
+
+def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
+    """The open fight as this viewer may see it: declarations are public; a hand is seen by its
+    holder only (the player, or the Mayor for NPCs and minions and for a hand he drew for a player); chosen cards by their holder until
+    the one reveal, then by everyone; unchosen cards never (FR-CMB-1)."""
+    combat = CombatRound.objects.filter(session=session, status=CombatRound.Status.OPEN).first()
+    if combat is None:
+        return None
+    state = combat.state
+    ids = [int(key[1:]) for key in state["combatants"]]
+    characters = Character.objects.in_bulk(ids)
+    names = {combat_key(pk): c.name for pk, c in characters.items()}
+    revealed = bool(state.get("revealed"))
+    phase = rules_combat.phase(state)
+    rows = []
+    for key, spec in state["combatants"].items():
+        character = characters[int(key[1:])]
+        totals = (state.get("result") or {}).get("targets", {}).get(key) if revealed else None
+        if totals:  # the revealed result is on the sheet already; the round applies it next turn
+            spec = {**spec, "health": totals["health_after"], "morale": totals["morale_after"]}
+        own = seat_key(character.pk) in viewer.seats
+        holds = own or (viewer.is_mayor and (character.kind != Character.Kind.PROTAGONIST
+                                             or combat.drawn_by.get(key) == viewer.user.pk))
+        can_act = viewer.is_mayor or own
+        decl = state["declarations"].get(key)
+        hand = state["hands"].get(key)
+        plays = state["plays"].get(key, [])
+        rows.append({
+            "key": key, "pk": character.pk, "name": character.name, "side": spec["side"],
+            "health": HEALTH_NAMES[spec["health"]], "morale": MORALE_NAMES[spec["morale"]],
+            "aguante": spec["aguante"], "cover": spec["cover"],
+            "declared": decl is not None,
+            "technique": gettext(TECHNIQUE_LABELS.get(decl["technique"], "")) if decl and decl.get("technique") else "",
+            "moves_only": bool(decl) and decl.get("action") == "move",
+            "targets": [(names.get(t, t), band) for t, band in (decl or {}).get("targets", {}).items()],
+            "aim_choices": [(characters[int(t[1:])].pk, names.get(t, t)) for t in (decl or {}).get("targets", {})]
+            if len((decl or {}).get("targets", {})) > 1 else [],
+            "special": (decl or {}).get("special") or "",
+            "move": (decl or {}).get("move"),
+            "required": state["required"].get(key),
+            "hand_size": len(hand) if hand is not None else None,
+            "hand": cards_view(hand) if holds and hand else [],
+            "has_joker": bool(holds and hand and any(Card.from_uid(u).is_joker for u in hand)),
+            "max_plays": state["max_plays"].get(key),
+            "locked": key in state["plays"],
+            "chosen": [card_view(p["card"], p.get("suit") or "") for p in plays] if (holds or revealed) else [],
+            "weapons": [w["name"] for w in spec["weapons"]],
+            **_declare_defaults(spec),
+            "enemies": [(characters[int(k[1:])].pk, names[k]) for k, s in state["combatants"].items()
+                        if s["side"] != spec["side"]],
+            "can_declare": can_act and decl is None and not revealed and phase in ("declare", "choose", "reveal")
+            and rules_combat.why_not_acting(state, key) is None,
+            "out": rules_combat.why_not_acting(state, key) if not revealed else None,
+            "mount": spec.get("mount") or "none", "holstered": bool(spec.get("holstered")),
+            "cover_label": gettext(COVER_LABELS[spec["cover"]]),
+            "mount_label": gettext(MOUNT_LABELS[spec.get("mount") or "none"]) if spec.get("mount") else "",
+            "situation": _situation(decl) if decl and decl.get("technique") != "forcejeo" else "",
+            "medical": bool(decl) and decl.get("action") == "medical",
+            "other_action": bool(decl) and decl.get("action") == "other",
+            "patient": names.get((decl or {}).get("patient") or "", ""),
+            "fighters": [(characters[int(k[1:])].pk, names[k]) for k in state["combatants"]],
+            "dead": spec["health"] == -4,
+            "dead_for_good": str(character.pk) in session.tallies.get("dead", {}),
+            "death_turns_left": _death_turns_left(session, combat, character.pk),
+            "can_death_roll": viewer.is_mayor and spec["health"] == -4 and str(character.pk) not in
+            session.tallies.get("dead", {}),
+            "death_roll_key": uuid.uuid4().hex,
+            "can_draw": can_act and decl is not None and (state["required"].get(key) or 0) > 0 and hand is None,
+            "can_choose": can_act and holds and bool(hand) and key not in state["plays"] and not revealed,
+            "mine": own,
+        })
+    results = []
+    if revealed:
+        for rec in state["result"]["plays"]:
+            params = {k: (names.get(v, v) if k == "target" else v) for k, v in rec["explain"]["params"].items()}
+            results.append({"who": names[rec["attacker"]], "target": names[rec["target"]], "hit": rec["hit"],
+                            "card": card_view(rec["card"], rec.get("suit") or ""),
+                            "text": render_message(rec["explain"]["template"], params)})
+    return {
+        "combat": combat, "turn": combat.turn, "phase": phase, "revealed": revealed, "rows": rows,
+        "mine": [r for r in rows if r["mine"]], "results": results,
+        "can_reveal": viewer.is_mayor and phase == "reveal" and not revealed,
+        "can_next": viewer.is_mayor and revealed,
+        "waiting": [r["name"] for r in rows if r["declared"] and not r["locked"] and (r["required"] or 0) > 0
+                    and not revealed],
+    }
+
+
+def _declare_defaults(spec) -> dict:
+    """A declaration form that is valid as it stands: the first weapon carried with the technique
+    that uses it (FR-CMB-2), else Pelea, unarmed."""
+    for weapon in spec["weapons"]:
+        technique = WEAPON_TECHNIQUE.get(weapon.get("kind"))
+        if technique:
+            return {"default_technique": technique, "default_weapon": weapon["name"]}
+    return {"default_technique": rules_combat.PELEA, "default_weapon": ""}
+
+
+WEAPON_TECHNIQUE = {"ranged": rules_combat.DISPARO_RAPIDO, "melee": rules_combat.MELEE, "thrown": rules_combat.THROWN}
+
+
+def duel_weapons(session: GameSession) -> list[tuple[str, str]]:
+    """The ranged weapons of the campaign's catalogue, for the Mayor's duel form; whether the
+    duellist carries the one named is the service's to say."""
+
+    return [(key, entry["name"]) for key, entry in campaign_catalogue(session.campaign).items()
+            if entry.get("category") == "weapon" and entry.get("kind") == "ranged"]

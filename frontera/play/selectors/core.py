@@ -1,0 +1,153 @@
+"""Who the viewer is, and the one place that decides which cards a viewer may see; the feed, cards,
+characters and zones as every page shows them.
+
+:func:`viewer_for` names the viewer's role (the Mayor, a player and their seats, anybody else);
+:func:`dashboard_view` and :func:`phone_view` build the whole view model of a page from it, and
+pages, htmx fragments and live refetches all render from those two functions, so a fragment can
+never show more than its page. Card visibility follows the engine (:func:`frontera.rules.session.view`)
+plus the check rules: a participant's drawn cards are seen only by whoever holds them (the
+character's player, or the Mayor for NPCs, minions and draws he made himself); a played card is
+seen by everyone once revealed (at once in a trait check, all together in an opposed check).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.db.models import Max
+
+from frontera.campaigns.permissions import is_mayor_of
+from frontera.characters.models import Character
+from frontera.messages import engine_text
+from frontera.play.models import MAYOR_SEAT, GameSession, Seat, SessionEvent, seat_key
+from frontera.rules import characters as rules_characters
+from frontera.rules import session as rules_session
+from frontera.rules.cards import SUIT_SYMBOL, SUITS, Card
+from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES, SOBRIETY_NAMES, draw_penalty, incapacity
+
+FEED_LENGTH = 25
+SUIT_CLASS = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
+
+
+@dataclass
+class Viewer:
+    user: object
+    is_mayor: bool
+    seats: set[str] = field(default_factory=set)  # engine players whose hidden cards this viewer holds
+
+
+def viewer_for(session: GameSession, user) -> Viewer:
+    """The viewer's role at this session; a member of the campaign is assumed (views check it)."""
+    if is_mayor_of(user, session.campaign):
+        return Viewer(user, True, {MAYOR_SEAT})
+    own = Seat.objects.filter(session=session, character__owner=user).values_list("character_id", flat=True)
+    return Viewer(user, False, {seat_key(pk) for pk in own})
+
+
+def session_version(session_id: int) -> int:
+    """The live-bus version of a session: its latest event id (0 if none)."""
+    return SessionEvent.objects.filter(session_id=session_id).aggregate(m=Max("pk"))["m"] or 0
+
+
+def sessions_of(campaign) -> list[GameSession]:
+    return list(GameSession.objects.filter(campaign=campaign).order_by("-number"))
+
+
+def render_message(message: str, params: dict) -> str:
+    """A logged message in the current language; parameters that are messages are translated too,
+    and a message with plural forms takes the form of its number (:mod:`frontera.messages`)."""
+    return engine_text(message, params)
+
+
+def session_feed(session: GameSession, limit: int = FEED_LENGTH) -> list[dict]:
+    """The latest rule decisions, explained. They never name a hidden card (the services only put
+    public facts in them); card movements stay in the log, redacted per viewer by ``seen_by``."""
+    events = (
+        SessionEvent.objects.filter(session=session, kind=SessionEvent.Kind.DECISION)
+        .select_related("actor")
+        .order_by("-pk")[:limit]
+    )
+    return [
+        {"at": e.created_at, "actor": e.actor, "text": render_message(e.message, e.params), "rules": e.rules}
+        for e in events
+    ]
+
+
+def card_view(uid: str, declared: str = "") -> dict:
+    card = Card.from_uid(uid)
+    if declared and card.is_joker:
+        card = card.declare(declared)
+    return {
+        "uid": uid,
+        "label": card.label,
+        "rank": card.rank if not card.is_joker else "JK",
+        "symbol": SUIT_SYMBOL[card.suit] if card.suit else "★",
+        "css": SUIT_CLASS[card.suit] if card.suit else "joker",
+        "is_joker": card.is_joker,
+    }
+
+
+def cards_view(uids) -> list[dict]:
+    return [card_view(uid) for uid in sorted(uids, key=rules_session.card_sort_key)]
+
+
+def _tracks(sheet: rules_characters.Character) -> dict:
+    reason = incapacity(health=sheet.health, morale=sheet.morale, sobriety=sheet.sobriety)
+    return {
+        "health": sheet.health, "health_name": HEALTH_NAMES[sheet.health],
+        "morale": sheet.morale, "morale_name": MORALE_NAMES[sheet.morale],
+        "sobriety": sheet.sobriety, "sobriety_name": SOBRIETY_NAMES[sheet.sobriety],
+        "penalty": None if reason else draw_penalty(health=sheet.health, morale=sheet.morale, sobriety=sheet.sobriety),
+        "incapacity": reason,
+        "aguante": sheet.aguante,
+        "confianza": sheet.confianza,
+    }
+
+
+def character_row(character: Character) -> dict:
+    sheet = rules_characters.Character.from_json(character.sheet)
+    traits = []
+    if sheet.traits is not None:
+        traits = [{"name": rules_characters.TRAIT_NAMES[t], "score": s, "key": t} for t, s in sheet.traits.items()]
+    return {
+        "character": character,
+        "pk": character.pk,
+        "name": character.name,
+        "kind": character.kind,
+        "kind_label": character.get_kind_display(),
+        "traits": traits,
+        "flat_cards": sheet.cards_per_check,
+        "skills": [rules_characters.SKILLS[s].name for s in sheet.skills],
+        "money": sheet.money,
+        **_tracks(sheet),
+    }
+
+
+def zones_view(seen: dict) -> dict:
+    return {
+        "pile": seen["pile"]["count"],
+        "discard": seen["discard"]["count"],
+        "treasure": seen["treasure"]["count"],
+        "out_of_play": seen["out_of_play"]["count"],
+        "dead_mans_hand": cards_view(seen["dead_mans_hand"]["cards"]),
+    }
+
+
+def seat_row(seen: dict, key: str) -> dict:
+    seat = seen["seats"][key]
+    return {
+        "deck_count": seat["deck"]["count"],
+        "deck": cards_view(seat["deck"]["cards"]),
+        "discard": cards_view(seat["discard"]["cards"]),
+        "discard_count": seat["discard"]["count"],
+        "pending_count": sum(z["count"] for z in seat["pending"].values()),
+    }
+
+
+def by_suit(uids: list[str]) -> list[dict]:
+    counts = Counter(Card.from_uid(u).suit or "JK" for u in uids)
+    rows = [{"symbol": SUIT_SYMBOL[s], "css": SUIT_CLASS[s], "count": counts[s]} for s in SUITS]
+    if counts["JK"]:
+        rows.append({"symbol": "★", "css": "joker", "count": counts["JK"]})
+    return rows

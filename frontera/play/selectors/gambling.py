@@ -1,0 +1,56 @@
+"""Open bancas and drinking duels as the table sees them."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext, gettext_noop
+
+from frontera.characters.models import Character
+from frontera.play.models import Check, Gamble, GameSession, seat_key
+from frontera.play.selectors.core import Viewer, card_view
+from frontera.rules.tracks import SOBRIETY_NAMES
+
+BANCA_STATUS = {"playing": gettext_noop("playing"), "last_round": gettext_noop("leaves after the next round"),
+                "left": gettext_noop("has left")}
+
+
+def banca_view(session: GameSession, viewer: Viewer) -> list[dict]:
+    """Open bancas: the cards turned are public (played face up, docs/sessions.md), the points,
+    and the buttons the viewer may use: the Mayor turns cards; the player (or the Mayor for them)
+    tries to leave with a check."""
+    rows = []
+    gambles = list(Gamble.objects.filter(session=session, kind=Gamble.Kind.BANCA, status=Gamble.Status.OPEN)
+                   .select_related("prueba").order_by("pk"))
+    characters = Character.objects.in_bulk([int(next(iter(g.players))) for g in gambles])
+    for gamble in gambles:
+        state = gamble.state
+        character = characters[int(next(iter(gamble.players)))]
+        own = seat_key(character.pk) in viewer.seats
+        checking = gamble.prueba is not None and gamble.prueba.status != Check.Status.RESOLVED
+        rows.append({
+            "pk": gamble.pk, "name": character.name, "money": state["money"], "cheating": state["cheating"],
+            "bank": state["bank"], "player": state["player"], "rounds": len(state["rounds"]),
+            "cards": [dict(card_view(r["card"]), side=r["side"], points=r["points"]) for r in state["rounds"][-12:]],
+            "status": gettext(BANCA_STATUS[state["status"]]), "checking": checking,
+            "can_deal": viewer.is_mayor and not checking,
+            "can_stop": (viewer.is_mayor or own) and state["status"] == "playing" and state["may_stop"] and not checking,
+        })
+    return rows
+
+
+def drinking_duels_view(session: GameSession, viewer: Viewer) -> list[dict]:
+    """Open drinking duels (FR-SOB-2): public; a drinker's player (or the Mayor) taps "drink"."""
+    rows = []
+    gambles = list(Gamble.objects.filter(session=session, kind=Gamble.Kind.DRINKING_DUEL, status=Gamble.Status.OPEN))
+    ids = [int(k) for g in gambles for k in g.players]
+    characters = Character.objects.in_bulk(ids)
+    for gamble in gambles:
+        state = gamble.state
+        drinkers = []
+        for key, d in state["drinkers"].items():
+            character = characters[int(key)]
+            own = seat_key(character.pk) in viewer.seats
+            drinkers.append({"pk": character.pk, "name": character.name, "drinks": d["drinks"],
+                             "sobriety": SOBRIETY_NAMES[d["sobriety"]], "drank": key in state["drank"],
+                             "can_drink": (viewer.is_mayor or own) and key not in state["drank"]})
+        rows.append({"pk": gamble.pk, "round": state["round"], "drinkers": drinkers})
+    return rows

@@ -1,0 +1,124 @@
+"""The two pages of a session, built whole from one viewer: the Mayor's dashboard and the player's
+phone. Pages, htmx fragments and live refetches all render from these, so a fragment can never show
+more than its page."""
+
+from __future__ import annotations
+
+from frontera.characters.models import Character
+from frontera.play.models import MAYOR_SEAT, GameSession, Seat
+from frontera.play.selectors.checks import PHONE_RECENT_CHECKS, check_rows, session_checks
+from frontera.play.selectors.combat import combat_view
+from frontera.play.selectors.core import (
+    Viewer,
+    by_suit,
+    character_row,
+    seat_row,
+    session_feed,
+    session_version,
+    viewer_for,
+    zones_view,
+)
+from frontera.play.selectors.exchanges import exchanges_view
+from frontera.play.selectors.gambling import banca_view, drinking_duels_view
+from frontera.rules import session as rules_session
+
+
+def _base(session: GameSession, viewer: Viewer) -> tuple[dict, rules_session.Session, dict]:
+    state = rules_session.Session.from_json(session.state)
+    # The engine's own redaction: the Mayor sees as his seat, a player as theirs (one per character).
+    seat = MAYOR_SEAT if viewer.is_mayor else next(iter(sorted(viewer.seats)), None)
+    seen = rules_session.view(state, seat if seat in state.players else None)
+    context = {
+        "session": session,
+        "campaign": session.campaign,
+        "is_mayor": viewer.is_mayor,
+        "phase": state.phase,
+        "mode": session.get_mode_display(),
+        "ended": session.status == GameSession.Status.ENDED,
+        "zones": zones_view(seen),
+        "feed": session_feed(session),
+        "version": session_version(session.pk),
+    }
+    return context, state, seen
+
+
+def callable_characters(session: GameSession) -> list[tuple[int, str]]:
+    """Who the Mayor may call to a check: the protagonists present, then every NPC and minion."""
+    seated = [(s.character_id, s.character.name) for s in Seat.objects.filter(session=session).select_related("character")]
+    others = Character.objects.filter(campaign=session.campaign).exclude(kind=Character.Kind.PROTAGONIST)
+    return seated + [(c.pk, c.name) for c in others.order_by("kind", "name")]
+
+
+def dashboard_view(session: GameSession, user) -> dict:
+    """The Mayor's dashboard: every character with tracks and draw penalty, every zone (counts
+    where hidden), open and recent checks, the feed. A constant number of queries."""
+    viewer = viewer_for(session, user)
+    assert viewer.is_mayor, "the dashboard is the Mayor's"
+    context, state, seen = _base(session, viewer)
+    seats = list(Seat.objects.filter(session=session).select_related("character__owner"))
+    seated = {s.character_id for s in seats}
+    npcs = list(
+        Character.objects.filter(campaign=session.campaign).exclude(kind=Character.Kind.PROTAGONIST).order_by("kind", "name")
+    )
+    absent = list(
+        Character.objects.filter(campaign=session.campaign, kind=Character.Kind.PROTAGONIST)
+        .exclude(pk__in=seated).order_by("name")
+    )
+    protagonists = []
+    for s in seats:
+        row = character_row(s.character)
+        row.update(player=s.character.owner.get_username(), seat=seat_row(seen, s.key))
+        protagonists.append(row)
+    treated = session.tallies.get("medical", {})
+    for row in protagonists:
+        row["treated"] = str(row["pk"]) in treated
+    open_checks, recent = session_checks(session)
+    context.update(
+        protagonists=protagonists,
+        npcs=[character_row(c) for c in npcs],
+        absent=absent,
+        mayor_seat=seat_row(seen, MAYOR_SEAT),
+        open_checks=check_rows(open_checks, viewer, state),
+        recent_checks=check_rows(recent, viewer, state),
+        callable_characters=[(s.character_id, s.character.name) for s in seats] + [(c.pk, c.name) for c in npcs],
+        fight=combat_view(session, viewer),
+        exchanges=exchanges_view(session, viewer, state),
+        bancas=banca_view(session, viewer),
+        duels=drinking_duels_view(session, viewer),
+    )
+    return context
+
+
+def phone_view(session: GameSession, user) -> dict:
+    """The player's phone: their character(s) with tracks and deck (a count in phase 1, the
+    composition by suit in phase 2), their checks with odds, cards and choices, the feed."""
+    viewer = viewer_for(session, user)
+    context, state, seen = _base(session, viewer)
+    mine = []
+    seats = list(
+        Seat.objects.filter(session=session, character__owner=user).select_related("character").order_by("pk")
+    )
+    for s in seats:
+        row = character_row(s.character)
+        view = rules_session.view(state, s.key) if s.key in state.players else seen
+        seat = seat_row(view, s.key)
+        owner_sees = rules_session.owner_sees_deck(state)
+        seat["by_suit"] = by_suit([c["uid"] for c in seat["deck"]]) if owner_sees else []
+        seat["owner_sees"] = owner_sees
+        row["seat"] = seat
+        row["treated"] = str(row["pk"]) in session.tallies.get("medical", {})
+        mine.append(row)
+    open_checks, recent = session_checks(session)
+    context.update(
+        mine=mine,
+        my_open_checks=check_rows(open_checks, viewer, state, only_seats=viewer.seats),
+        others_open_checks=[
+            row for row in check_rows(open_checks, viewer, state) if not any(p["mine"] for p in row["participants"])
+        ],
+        my_recent_checks=check_rows(recent, viewer, state, only_seats=viewer.seats)[:PHONE_RECENT_CHECKS],
+        fight=combat_view(session, viewer),
+        exchanges=exchanges_view(session, viewer, state),
+        bancas=banca_view(session, viewer),
+        duels=drinking_duels_view(session, viewer),
+    )
+    return context
