@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "frontera.play",
     "frontera.live",
     "cardgames",
+    "frontera.demo",
 ]
 
 MIDDLEWARE = [

@@ -39,4 +39,4 @@ fi
 
 say "Compiling translations (locale/*.po → .mo)"
 if command -v msgfmt >/dev/null 2>&1; then "$PYTHON" manage.py compilemessages --ignore=.venv -v 0; else echo "   (no msgfmt here: using the committed .mo files)"; fi
-mkdir -p var
+mkdir -p var  # also in the repository (var/.gitkeep), so a fresh clone runs any command

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from frontera.campaigns import hooks
 from frontera.campaigns.models import Campaign, CampaignEvent, Invite, Membership
 from frontera.live.bus import publish_on_commit
 
@@ -66,9 +67,7 @@ def campaign_create(*, mayor, name: str, description: str = "") -> Campaign:
     campaign = Campaign.objects.create(mayor=mayor, name=name.strip(), description=description.strip())
     Membership.objects.create(campaign=campaign, user=mayor, role=Membership.Role.MAYOR)
     _log(campaign=campaign, actor=mayor, kind=CampaignEvent.Kind.CREATED)
-    from frontera.characters.services import catalogue_seed  # the campaign's own equipment catalogue
-
-    catalogue_seed(campaign=campaign)
+    hooks.campaign_created(campaign=campaign)  # characters: the campaign's own equipment catalogue
     return campaign
 
 

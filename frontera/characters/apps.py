@@ -7,4 +7,8 @@ class CharactersConfig(AppConfig):
     verbose_name = _("Characters")
 
     def ready(self) -> None:
+        from frontera.campaigns import hooks as campaign_hooks
         from frontera.characters import live  # noqa: F401  (registers the "character" topic)
+        from frontera.characters.services import catalogue_seed
+
+        campaign_hooks.on_campaign_created(catalogue_seed)  # each campaign its own equipment catalogue

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from frontera.campaigns.models import Campaign, CampaignEvent
 from frontera.campaigns.services import campaign_log
+from frontera.characters import hooks
 from frontera.characters.catalogue_notes import NOTES_ES
 from frontera.characters.models import CatalogueItem, Character, CharacterDraft, CharacterEvent
 from frontera.characters.selectors import campaign_catalogue, engine_entry
@@ -341,10 +342,8 @@ def character_update(
 
 def _tracks_edited(character: Character, by) -> None:
     """After the commit, the campaign's active sessions take the Mayor's new track levels (an open
-    fight, the FR-HLT-3 count: ``frontera.play.services.sheet_edited``)."""
-    from frontera.play.services.death import sheet_edited
-
-    sheet_edited(character=character, by=by)
+    fight, the FR-HLT-3 count): whoever registered :func:`frontera.characters.hooks.on_tracks_edited`."""
+    hooks.tracks_edited(character=character, by=by)
 
 
 def character_changed_in_play(*, character: Character, by) -> CharacterEvent:

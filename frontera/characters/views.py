@@ -22,7 +22,7 @@ from frontera.campaigns.permissions import (
     can_edit_character_notes,
     is_mayor_of,
 )
-from frontera.characters import selectors, services, wizard
+from frontera.characters import hooks, selectors, services, wizard
 from frontera.characters.forms import CatalogueItemForm, NotesForm, SheetForm
 from frontera.characters.models import CatalogueItem, Character
 from frontera.characters.services import CharacterError
@@ -212,15 +212,10 @@ def npc_new(request, pk: int):
 @vary_on_headers("HX-Request")
 def character_sheet(request, pk: int, character_id: int):
     character = selectors.character_for_viewer(request.user, pk, character_id)
-    # play builds on characters; the sheet's topic follows the character's log and its session
-    from frontera.play.selectors.sheet import character_deck_summary, sheet_topic, sheet_version
-
     context = {
         **selectors.sheet_view(character, request.user),
-        "deck": character_deck_summary(character, request.user),
+        **hooks.sheet_page_context(character, request.user),  # play adds the session's deck and topic
         "campaign": character.campaign,
-        "live_topic": sheet_topic(character.pk),
-        "live_version": sheet_version(character.pk),
     }
     if request.htmx and request.GET.get("fragment") == "sheet":
         return render(request, f"{SHEET}#sheet", context)

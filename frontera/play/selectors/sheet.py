@@ -71,3 +71,13 @@ def character_deck_summary(character: Character, user) -> dict | None:
         "discard_count": row["discard_count"],
         "by_suit": by_suit([c["uid"] for c in row["deck"]]) if owner_sees else [],
     }
+
+
+def sheet_page_context(character: Character, user) -> dict:
+    """What the character sheet page shows of play (registered with
+    :func:`frontera.characters.hooks.on_sheet_page`): the deck summary and the composite live topic."""
+    return {
+        "deck": character_deck_summary(character, user),
+        "live_topic": sheet_topic(character.pk),
+        "live_version": sheet_version(character.pk),
+    }

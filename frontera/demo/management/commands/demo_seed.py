@@ -7,6 +7,10 @@ from django.db import transaction
 from frontera.accounts.services import user_create
 from frontera.campaigns.models import Campaign
 from frontera.campaigns.services import campaign_add_player, campaign_create
+from frontera.characters.models import Character
+from frontera.characters.services import character_create, npc_create
+from frontera.play.models import GameSession
+from frontera.play.services.sessions import session_start
 
 DEMO_PASSWORD = "frontera-demo"
 MAYOR = "mayor"
@@ -64,9 +68,6 @@ class Command(BaseCommand):
 
     def _characters(self, campaign, users) -> None:
         """One character per demo player, and the book's minion for the Mayor; only those missing."""
-        from frontera.characters.models import Character
-        from frontera.characters.services import character_create, npc_create
-
         for username, values in DEMO_CHARACTERS.items():
             player = users[username]
             if not Character.objects.filter(campaign=campaign, owner=player).exists():
@@ -78,10 +79,6 @@ class Command(BaseCommand):
     def _session(self, campaign, users) -> None:
         """A Normal session with every protagonist present, started through the session service
         (the cards are dealt); only if the campaign has none yet."""
-        from frontera.characters.models import Character
-        from frontera.play.models import GameSession
-        from frontera.play.services.sessions import session_start
-
         if GameSession.objects.filter(campaign=campaign).exists():
             return
         session_start(campaign=campaign, by=users[MAYOR], mode=GameSession.Mode.NORMAL,
