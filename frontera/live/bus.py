@@ -4,11 +4,17 @@ A message says only "this topic changed, it is now at version N": never a secret
 refetches the fragments it may see. Versions come from durable logs, so a client that missed a
 message catches up on reconnect. Backends: an in-process broadcaster by default (one server
 process); Redis pub/sub when ``REDIS_URL`` is set (several processes). At-most-once is enough.
+
+Faults never lose a change for good: a publish that fails after commit is logged and the action
+still answers as a success; a Redis subscription that drops is made again, and the subscriber is
+then told to re-read the durable version (:data:`RESYNC`), so it learns what it missed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+import logging
 import threading
 from collections import defaultdict
 from collections.abc import AsyncIterator
@@ -18,6 +24,13 @@ from django.conf import settings
 from django.db import transaction
 
 CHANNEL_PREFIX = "frontera:live:"
+# Put on a subscriber's queue instead of a version when its subscription was made again after a
+# fault: pushes may have been missed meanwhile, so the subscriber re-reads the durable version.
+RESYNC = -1
+RESUBSCRIBE_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)  # seconds between attempts; the last one repeats
+REDIS_TIMEOUT = 2.0  # seconds: an unreachable Redis must not hang a request
+
+logger = logging.getLogger(__name__)
 
 
 class MemoryBackend:
@@ -59,7 +72,9 @@ class RedisBackend:
         if self._client is None:
             import redis
 
-            self._client = redis.Redis.from_url(self.url)
+            self._client = redis.Redis.from_url(
+                self.url, socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT
+            )
         return self._client
 
     def publish(self, topic: str, version: int) -> None:
@@ -69,15 +84,40 @@ class RedisBackend:
     async def subscribe(self, topic: str) -> AsyncIterator[asyncio.Queue]:
         import redis.asyncio as aioredis
 
-        client = aioredis.Redis.from_url(self.url)
+        channel = CHANNEL_PREFIX + topic
+        client = aioredis.Redis.from_url(self.url, socket_connect_timeout=REDIS_TIMEOUT)
         pubsub = client.pubsub()
-        await pubsub.subscribe(CHANNEL_PREFIX + topic)
+        await pubsub.subscribe(channel)
         queue: asyncio.Queue = asyncio.Queue()
 
-        async def pump() -> None:
+        async def listen() -> None:
             async for message in pubsub.listen():
                 if message.get("type") == "message":
                     queue.put_nowait(int(message["data"]))
+
+        async def pump() -> None:
+            """Listen; when the connection drops, subscribe again (backing off) and resync."""
+            nonlocal pubsub
+            while True:
+                try:
+                    await listen()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 (any connection fault: subscribe again)
+                    logger.warning("live bus: the subscription to %s dropped (%s); subscribing again", topic, exc)
+                for attempt in itertools.count():
+                    await asyncio.sleep(RESUBSCRIBE_DELAYS[min(attempt, len(RESUBSCRIBE_DELAYS) - 1)])
+                    try:
+                        await pubsub.aclose()
+                        pubsub = client.pubsub()
+                        await pubsub.subscribe(channel)
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:  # noqa: BLE001 (Redis still away: try again)
+                        continue
+                    break
+                logger.info("live bus: subscribed to %s again", topic)
+                queue.put_nowait(RESYNC)
 
         task = asyncio.create_task(pump())
         try:
@@ -120,8 +160,20 @@ def publish(topic: str, version: int) -> None:
 
 
 def publish_on_commit(topic: str, version: int) -> None:
-    """Publish once the current transaction commits (services call this, never views)."""
-    transaction.on_commit(lambda: publish(topic, version))
+    """Publish once the current transaction commits (services call this, never views).
+
+    The action has committed by then: a failed publish (Redis away) is logged and the action still
+    answers as a success. Clients catch up from the durable version: at their stream's next
+    keep-alive, or when it reconnects (``Last-Event-ID``)."""
+    transaction.on_commit(lambda: _publish_committed(topic, version))
+
+
+def _publish_committed(topic: str, version: int) -> None:
+    try:
+        publish(topic, version)
+    except Exception:  # noqa: BLE001 (whatever the backend raised, the change is durable)
+        logger.warning("live bus: could not publish %s version %s; clients catch up from the log",
+                       topic, version, exc_info=True)
 
 
 def subscribe(topic: str):

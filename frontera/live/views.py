@@ -3,8 +3,10 @@
 Each message is ``id: <version>`` and ``event: changed``; the page's elements listen with
 ``hx-trigger="sse:changed"`` and refetch their own fragments. A client that (re)connects behind
 the current version — by ``Last-Event-ID`` or the ``since`` version its page was rendered at — is
-told to refresh at once. A comment line every ~15 s keeps proxies from closing the stream. No
-database transaction is open while streaming.
+told to refresh at once. A comment line every ~15 s keeps proxies from closing the stream; at each
+of those ticks, and when the bus says its subscription was made again after a fault
+(:data:`frontera.live.bus.RESYNC`), the stream re-reads the durable version, so a publish that was
+lost is healed. No database transaction is open while streaming.
 
 A composite topic (``sheet:<id>``, see :mod:`frontera.live.topics`) listens to every topic it
 follows and reads its own version again after each push and at each keep-alive tick (so a new
@@ -50,8 +52,14 @@ async def event_stream(topic: str, since: int | None, keepalive: float):
             try:
                 version = await asyncio.wait_for(queue.get(), timeout=keepalive)
             except TimeoutError:
-                yield ": keep-alive\n\n"
-                continue
+                version = None
+            if version is None or version == bus.RESYNC:
+                # a quiet tick or a subscription made again: a publish may have been missed, so
+                # the durable version decides (a missed push is healed within one keep-alive)
+                version = await sync_to_async(topics.current_version)(topic)
+                if version <= last:
+                    yield ": keep-alive\n\n"
+                    continue
             if version > last:
                 last = version
                 yield format_event("changed", version, topic)
@@ -147,6 +155,6 @@ async def stream(request, topic: str):
     response = StreamingHttpResponse(
         make(topic, _since(request), settings.LIVE_KEEPALIVE_SECONDS), content_type="text/event-stream"
     )
-    response["Cache-Control"] = "no-cache"
+    response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"
     return response

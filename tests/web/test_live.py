@@ -46,7 +46,7 @@ def test_sse_headers_and_hello_with_current_version():
         response = await client.get(reverse("live_stream", args=[f"campaign:{campaign.pk}"]))
         assert response["Content-Type"] == "text/event-stream"
         assert response["X-Accel-Buffering"] == "no"
-        assert response["Cache-Control"] == "no-cache"
+        assert set(response["Cache-Control"].split(", ")) == {"no-cache", "no-store"}  # issue #11: never stored
         return await _first_chunks(response, 2)
 
     chunks = asyncio.run(scenario())
@@ -115,3 +115,29 @@ def test_services_publish_after_commit_only(django_capture_on_commit_callbacks, 
     for callback in callbacks:
         callback()
     assert published == [(f"campaign:{campaign.pk}", campaign_version(campaign.pk))]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_missed_publish_is_healed_at_the_next_keepalive(monkeypatch):
+    """Issue #11: a change committed while the bus could not publish reaches an open stream at its
+    next keep-alive tick, from the durable version; the action itself did not fail."""
+    campaign = make_campaign()
+    topic = f"campaign:{campaign.pk}"
+    version = campaign_version(campaign.pk)
+
+    def bus_down(*_args):
+        raise ConnectionError("Redis is away")
+
+    async def scenario():
+        stream = event_stream(topic, version, keepalive=0.05)
+        assert (await stream.__anext__()).startswith("retry:")
+        assert "event: hello" in await stream.__anext__()
+        monkeypatch.setattr(bus, "publish", bus_down)
+        await sync_to_async(services.invite_create)(campaign=campaign, by=campaign.mayor)  # commits
+        message = await asyncio.wait_for(stream.__anext__(), 2)
+        await stream.aclose()
+        return message
+
+    message = asyncio.run(scenario())
+    assert message.startswith(f"id: {campaign_version(campaign.pk)}\nevent: changed\n")
+    assert campaign_version(campaign.pk) > version

@@ -1,0 +1,175 @@
+"""The live loop survives Redis faults, and pages that show cards are never stored (issue #11).
+
+Each fault was found by a probe: an action that committed answered 500 when Redis was down; a
+stream open across a Redis restart never delivered another change; pages, fragments and exports
+that show cards carried no ``Cache-Control: no-store``.
+"""
+
+import logging
+import queue
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from frontera.campaigns.models import CampaignEvent
+from frontera.campaigns.services import campaign_log
+from frontera.live import bus
+from frontera.live.bus import CHANNEL_PREFIX
+from frontera.play.models import Check
+from tests.factories import make_campaign, make_table
+from tests.servers import AppServer, free_port
+from tests.services.test_live_across_processes import _db_url, _listen
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+@pytest.fixture
+def redis_nowhere(settings):
+    """The live bus on Redis at an address where nothing listens (Redis stopped)."""
+    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"
+    settings.LIVE_BUS_BACKEND = "redis"
+    bus.reset_backend()
+    yield settings.REDIS_URL
+    bus.reset_backend()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_action_that_committed_answers_as_a_success_with_redis_down(redis_nowhere, caplog):
+    """With Redis stopped, the Mayor's call of a check commits, answers as a success (not 500), and
+    the missed publish is logged; clients catch up from the durable version (next test)."""
+    session, mayor, players, _minions = make_table(players=1)
+    _player, hero = players[0]
+    client = Client()
+    client.force_login(mayor)
+    with caplog.at_level(logging.WARNING):
+        response = client.post(
+            reverse("play_check_new", args=[session.pk]),
+            {"characters": [str(hero.pk)], "trait": "musculo", "skill": "", "difficulty": "", "modifier": "0",
+             "label": "Saltar la valla", "request_key": "k-redis-down"},
+        )
+    assert response.status_code == 302
+    assert Check.objects.filter(session=session, request_key="k-redis-down").count() == 1
+    assert any(f"session:{session.pk}" in record.getMessage() for record in caplog.records), caplog.text
+
+
+class RedisProcess:
+    """A private redis-server on a free port, which a test may stop and start again."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                if redis.Redis(port=self.port, socket_timeout=1).ping():
+                    return
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(5)
+
+
+@pytest.fixture
+def private_redis():
+    server = RedisProcess()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_stream_open_across_a_redis_restart_delivers_what_it_missed_and_what_follows(
+    transactional_db, private_redis
+):
+    """A stream stays subscribed across a Redis restart: once Redis is back it tells the client
+    the version committed while Redis was down, and the next push arrives as before. The
+    keep-alive is long (60 s), so nothing but the resubscription can deliver them in time."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    campaign = make_campaign(name="Reinicio de Redis")
+    server = AppServer(
+        {"DATABASE_URL": _db_url(), "REDIS_URL": private_redis.url, "DEBUG": "false", "LIVE_KEEPALIVE_SECONDS": "60"},
+        ARTIFACTS / "server-redis-restart.log",
+    ).start()
+    stop = threading.Event()
+    try:
+        browser = Client()
+        browser.force_login(campaign.mayor)
+        cookies = {"sessionid": browser.cookies["sessionid"].value}
+        events: queue.Queue = queue.Queue()
+        threading.Thread(
+            target=_listen, args=(f"{server.url}/live/campaign:{campaign.pk}/", cookies, events, stop), daemon=True
+        ).start()
+        assert events.get(timeout=10)[:2] == ("status", 200)
+        assert events.get(timeout=10)[:2] == ("event", "hello")
+
+        private_redis.stop()
+        missed = campaign_log(campaign=campaign, actor=campaign.mayor, kind=CampaignEvent.Kind.CATALOGUE_EDITED)
+        time.sleep(0.5)
+        private_redis.start()  # the same port, an empty Redis: the old subscription is gone
+
+        kind, name, _at = events.get(timeout=8)
+        assert (kind, name) == ("event", "changed"), "the version committed while Redis was down"
+
+        later = campaign_log(campaign=campaign, actor=campaign.mayor, kind=CampaignEvent.Kind.CATALOGUE_EDITED)
+        assert later.pk > missed.pk
+        deadline = time.monotonic() + 5
+        delivered = False
+        while time.monotonic() < deadline and not delivered:
+            redis.Redis(port=private_redis.port).publish(f"{CHANNEL_PREFIX}campaign:{campaign.pk}", str(later.pk))
+            try:
+                delivered = events.get(timeout=0.5)[:2] == ("event", "changed")
+            except queue.Empty:
+                pass
+        assert delivered, "a push after the restart reaches the open stream"
+    finally:
+        stop.set()
+        server.stop()
+
+
+@pytest.mark.django_db
+def test_pages_fragments_and_exports_that_show_cards_are_never_stored():
+    """A shared phone's cache or a proxy keeps none of them; static files stay cacheable."""
+    session, mayor, players, _minions = make_table(players=1)
+    player, hero = players[0]
+    for user in (mayor, player):
+        client = Client()
+        client.force_login(user)
+        urls = [
+            session.get_absolute_url(),
+            reverse("play_history", args=[session.pk]),
+            reverse("play_history_csv", args=[session.pk]),
+            reverse("play_history_json", args=[session.pk]),
+            reverse("play_history_charts", args=[session.pk]),
+            reverse("character_sheet", args=[session.campaign_id, hero.pk]),
+        ]
+        for url in urls:
+            response = client.get(url)
+            assert response.status_code == 200, url
+            assert "no-store" in response.get("Cache-Control", ""), (url, response.get("Cache-Control"))
+        fragment = client.get(session.get_absolute_url() + "?fragment=checks", HTTP_HX_REQUEST="true")
+        assert fragment.status_code == 200
+        assert "no-store" in fragment.get("Cache-Control", "")
+    static = client.get(settings.STATIC_URL + "css/app.css")  # the player is still logged in
+    assert static.status_code == 200
+    assert "no-store" not in static.get("Cache-Control", "")
