@@ -242,6 +242,10 @@ def test_a_session_at_the_table(browser, app_server, phone):
 
         # Phase 2: the phone shows its own deck by suit.
         mayor.get_by_test_id("phase-two").click()
+        mayor.get_by_test_id("confirm-phase_two").wait_for()
+        shot(mayor, "session-14a-confirm-phase-2")
+        assert_accessible(mayor, "session-confirm-phase-2")
+        mayor.get_by_test_id("confirm-yes").click()  # ending phase 1 asks first (issue #10)
         ana.locator(".by-suit").wait_for()
         shot(ana, "session-14-phone-phase-2")
         assert_accessible(ana, "session-phone-phase-2")

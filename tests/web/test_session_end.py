@@ -58,3 +58,53 @@ def test_only_the_mayor_ends_and_a_double_submit_changes_nothing():
     events = SessionEvent.objects.filter(session=session).count()
     session_end(session=session, by=mayor)
     assert SessionEvent.objects.filter(session=session).count() == events
+
+
+def test_ending_the_session_asks_first_and_says_what_will_happen():
+    """Issue #10: the dashboard's button leads to a confirmation that says what ending does; only
+    its POST ends the session; a player may not even see it."""
+    session, mayor, seated, _ = make_table()
+    (player, hero), _ = seated
+    mayor_client = _client(mayor)
+    dashboard = mayor_client.get(session.get_absolute_url()).text
+    confirm_url = reverse("play_session_end", args=[session.pk])
+    assert f'href="{confirm_url}"' in dashboard  # a link to the confirmation, not a one-click form
+    page = mayor_client.get(confirm_url)
+    assert page.status_code == 200
+    assert 'data-testid="confirm-session_end"' in page.text and 'data-testid="confirm-yes"' in page.text
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.ACTIVE  # looking at it changes nothing
+    assert _client(player).get(confirm_url).status_code == 404
+    check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    blocked = mayor_client.get(confirm_url).text
+    assert 'data-testid="confirm-blocked"' in blocked and 'data-testid="confirm-yes"' not in blocked
+
+
+def test_the_phones_show_that_the_session_ended():
+    """Issue #10: the phone's live region says so once the Mayor ends the session."""
+    session, mayor, seated, _ = make_table()
+    (player, _hero), _ = seated
+    phone = _client(player)
+    url = session.get_absolute_url() + "?fragment=checks"
+    assert 'data-testid="session-ended"' not in phone.get(url, HTTP_HX_REQUEST="true").text
+    _client(mayor).post(reverse("play_session_end", args=[session.pk]))
+    assert 'data-testid="session-ended"' in phone.get(url, HTTP_HX_REQUEST="true").text
+
+
+def test_ending_phase_1_asks_first_and_the_button_goes_with_phase_1():
+    """Issue #10: ending phase 1 has its confirmation too; the button lives in the table's live
+    region, so it leaves every open dashboard when phase 2 begins."""
+    session, mayor, _seated, _ = make_table()
+    client = _client(mayor)
+    url = reverse("play_phase_two", args=[session.pk])
+    board = client.get(session.get_absolute_url() + "?fragment=board", HTTP_HX_REQUEST="true").text
+    assert 'data-testid="phase-two"' in board and f'href="{url}"' in board
+    assert 'data-testid="confirm-phase_two"' in client.get(url).text
+    session.refresh_from_db()
+    assert session.phase == 1
+    client.post(url)
+    session.refresh_from_db()
+    assert session.phase == 2
+    board = client.get(session.get_absolute_url() + "?fragment=board", HTTP_HX_REQUEST="true").text
+    assert 'data-testid="phase-two"' not in board
+    assert client.get(url).status_code == 302  # no confirmation for what cannot happen any more

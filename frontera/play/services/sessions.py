@@ -171,6 +171,21 @@ def phase_switch(*, session: GameSession, by) -> GameSession:
 E_SESSION_BUSY = _("Finish or cancel what is still open before ending the session: %(what)s.")
 
 
+def still_open(session: GameSession) -> list[str]:
+    """What keeps the session from ending, in the user's language (empty: it may end). Read by the
+    confirmation page before the Mayor ends the session, and by :func:`session_end` under its lock."""
+    return [
+        label
+        for label, is_open in (
+            (gettext("a check"), session.checks.exclude(status=Check.Status.RESOLVED).exists()),
+            (gettext("a fight"), session.combats.filter(status=CombatRound.Status.OPEN).exists()),
+            (gettext("an exchange"), session.exchanges.filter(status=Exchange.Status.PENDING).exists()),
+            (gettext("a gambling game"), session.gambles.filter(status=Gamble.Status.OPEN).exists()),
+        )
+        if is_open
+    ]
+
+
 @transaction.atomic
 def session_end(*, session: GameSession, by) -> GameSession:
     """The Mayor ends the session. Refused while a check, a fight, an exchange or a gambling game is
@@ -179,16 +194,7 @@ def session_end(*, session: GameSession, by) -> GameSession:
     locked = GameSession.objects.select_for_update().get(pk=session.pk)
     if locked.status == GameSession.Status.ENDED:
         return locked
-    open_things = [
-        label
-        for label, still_open in (
-            (gettext("a check"), locked.checks.exclude(status=Check.Status.RESOLVED).exists()),
-            (gettext("a fight"), locked.combats.filter(status=CombatRound.Status.OPEN).exists()),
-            (gettext("an exchange"), locked.exchanges.filter(status=Exchange.Status.PENDING).exists()),
-            (gettext("a gambling game"), locked.gambles.filter(status=Gamble.Status.OPEN).exists()),
-        )
-        if still_open
-    ]
+    open_things = still_open(locked)
     if open_things:
         raise SessionError(E_SESSION_BUSY % {"what": ", ".join(open_things)})
     locked.status = GameSession.Status.ENDED

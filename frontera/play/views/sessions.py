@@ -11,7 +11,7 @@ from django.views.decorators.vary import vary_on_headers
 from frontera.campaigns.permissions import campaign_for_member, can_run_session
 from frontera.characters.models import Character
 from frontera.play.forms.sessions import JoinForm, SessionStartForm
-from frontera.play.models import Seat
+from frontera.play.models import GameSession, Seat
 from frontera.play.selectors.core import sessions_of
 from frontera.play.services import sessions as sessions_actions
 from frontera.play.services.core import SessionError
@@ -70,9 +70,12 @@ def session_page(request, pk: int):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def phase_two(request, pk: int):
+    """GET: what ending phase 1 does, and a button to confirm it; POST: end phase 1 (FR-MODE-5)."""
     session = session_for_mayor(request.user, pk)
+    if request.method == "GET":
+        return _confirm(request, session, "phase_two")
     try:
         sessions_actions.phase_switch(session=session, by=request.user)
     except SessionError as err:
@@ -81,14 +84,27 @@ def phase_two(request, pk: int):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def session_end(request, pk: int):
+    """GET: what ending the session does (and what still keeps it open); POST: end it."""
     session = session_for_mayor(request.user, pk)
+    if request.method == "GET":
+        return _confirm(request, session, "session_end")
     try:
         sessions_actions.session_end(session=session, by=request.user)
     except SessionError as err:
         messages.error(request, str(err))
     return redirect("play_session", pk=session.pk)
+
+
+def _confirm(request, session, what: str):
+    """The confirmation page of an action that cannot be taken back: what it will do, then one
+    button (a plain form: it works without JavaScript) or back to the table."""
+    if session.status == GameSession.Status.ENDED or (what == "phase_two" and session.phase != 1):
+        return redirect(session)
+    context = {"session": session, "campaign": session.campaign, "what": what,
+               "blocking": sessions_actions.still_open(session) if what == "session_end" else []}
+    return render(request, "play/confirm.html", context)
 
 
 @login_required
