@@ -7,8 +7,10 @@ from frontera.campaigns.services import invite_status
 
 
 def campaigns_for_user(user):
+    # Filter by a subquery, not by ``memberships__user``: counting over that join would count only
+    # the user's own membership ("1 member" for a table of 5).
     return (
-        Campaign.objects.filter(memberships__user=user)
+        Campaign.objects.filter(pk__in=Membership.objects.filter(user=user).values("campaign"))
         .select_related("mayor")
         .annotate(member_count=Count("memberships", distinct=True))
         .order_by("-created_at")

@@ -3,6 +3,7 @@ from django.urls import path
 from frontera.play.views import (
     checks,
     combat,
+    dialogs,
     duels,
     exchanges,
     gambling,
@@ -16,6 +17,7 @@ from frontera.play.views import (
 urlpatterns = [
     path("campanas/<int:pk>/sesiones/", sessions.session_list, name="play_sessions"),
     path("sesiones/<int:pk>/", sessions.session_page, name="play_session"),
+    path("sesiones/<int:pk>/formularios/<slug:name>/", dialogs.action_form, name="play_action_form"),
     path("sesiones/<int:pk>/pruebas/", checks.check_new, name="play_check_new"),
     path("sesiones/<int:pk>/enfrentadas/", checks.opposed_new, name="play_opposed_new"),
     path("sesiones/<int:pk>/participantes/<int:participant_id>/robar/", checks.participant_draw, name="play_draw"),

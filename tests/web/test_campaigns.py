@@ -32,6 +32,16 @@ def test_campaign_list_shows_only_own_campaigns(client):
     assert "Mía" in page and "Ajena" not in page
 
 
+def test_campaign_list_counts_every_member_for_every_viewer(client):
+    """Issue #10: a table of 5 (the Mayor and 4 players) says 5 members, for the Mayor and a player."""
+    players = [make_user() for _ in range(4)]
+    campaign = make_campaign(name="Cinco", players=players)
+    for user in (campaign.mayor, players[0]):
+        client.force_login(user)
+        page = client.get(reverse("campaign_list")).text
+        assert "5 miembros" in page, page
+
+
 def test_invite_token_is_stored_hashed_and_shown_once(client):
     campaign = make_campaign()
     client.force_login(campaign.mayor)

@@ -261,8 +261,9 @@ def test_fr_hlt_3_the_table_tools_death_roll_carries_a_hidden_request_key_and_dr
     session, mayor, [(_p1, hero)], _ = make_table(players=1, minions=0)
     set_tracks(hero, health=-4)
     client = _client(mayor)
-    page = client.get(session.get_absolute_url()).content.decode()
-    assert 'type="hidden" name="request_key"' in page and 'id="rk-action_form"' in page
+    # the table tools open in the Mayor's dialog (issue #10): each opening carries its own key
+    page = client.get(reverse("play_action_form", args=[session.pk, "tools"]), **HX).content.decode()
+    assert 'type="hidden" name="request_key"' in page
     url = reverse("play_table_action", args=[session.pk])
     data = {"character": hero.pk, "action": "death", "request_key": "tap-1"}
     for _twice in range(2):

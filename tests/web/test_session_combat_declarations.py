@@ -315,7 +315,7 @@ def test_fr_hlt_3_outside_a_fight_the_mayor_draws_the_death_roll_from_the_table_
     session, mayor, [(p1, hero)], _minions = make_table(players=1, minions=0)
     set_tracks(hero, health=-4)
     client.force_login(mayor)
-    page = client.get(session.get_absolute_url()).text
+    page = client.get(reverse("play_action_form", args=[session.pk, "tools"])).text  # opened on demand
     assert 'value="death"' in page
     client.post(reverse("play_table_action", args=[session.pk]), {"character": hero.pk, "action": "death"}, **HX)
     rolls = [e for e in _decisions(session, "FR-HLT-3") if e.message.startswith("Death roll")]

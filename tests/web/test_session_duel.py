@@ -314,7 +314,8 @@ def test_fr_cmb_15_through_the_pages_with_odds_and_secrecy_before_the_reveal(cli
     rival nor the Mayor sees a player's cards on any page or fragment; bad input gets a message."""
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2, minions=0)
     client.force_login(mayor)
-    page = client.get(session.get_absolute_url()).content.decode()
+    assert 'data-testid="open-duel"' in client.get(session.get_absolute_url()).content.decode()
+    page = client.get(reverse("play_action_form", args=[session.pk, "duel"])).content.decode()  # on demand
     assert 'data-testid="start-duel"' in page and 'value="revolver"' in page
     url = reverse("play_duel_new", args=[session.pk])
     bad = client.post(url, {"first": hero.pk, "first_weapon": "sable", "second": rival.pk,

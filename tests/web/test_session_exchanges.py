@@ -270,7 +270,8 @@ def test_fr_sob_1_coma_exchange_is_the_mayors_real_choice(client):
 def test_the_mayor_starts_and_calls_off_an_exchange_from_the_dashboard(client):
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
     client.force_login(mayor)
-    page = client.get(session.get_absolute_url()).content.decode()
+    assert 'data-testid="open-exchange"' in client.get(session.get_absolute_url()).content.decode()
+    page = client.get(reverse("play_action_form", args=[session.pk, "exchange"])).content.decode()
     assert 'data-testid="start-exchange"' in page
     response = client.post(reverse("play_exchange_new", args=[session.pk]),
                            {"kind": "bet", "first": hero.pk, "second": rival.pk, "request_key": "abc"},
@@ -317,7 +318,7 @@ def test_fr_exch_6_the_sharers_decide_on_their_phones_who_keeps_the_card(client)
     phase_switch(session=session, by=mayor)  # phase 2: the pile went to the Tesoro
     a, b, c = seat_key(hero.pk), seat_key(rival.pk), seat_key(third.pk)
     client.force_login(mayor)
-    page = client.get(session.get_absolute_url()).content.decode()
+    page = client.get(reverse("play_action_form", args=[session.pk, "treasure"])).content.decode()
     assert 'data-testid="start-sharing"' in page
     client.post(reverse("play_treasure_new", args=[session.pk]),
                 {"sharers": [hero.pk, rival.pk], "count": 1, "swaps": 1, "request_key": "t1"})

@@ -138,6 +138,10 @@ def _urls(session, viewer_character):
         elif keys == {"pk", "combat_id", "step"}:
             found += [reverse(pattern.name, args=[session.pk, c.pk, step])
                       for c in CombatRound.objects.filter(session=session) for step in ("revelar", "siguiente", "terminar")]
+        elif keys == {"pk", "name"}:  # the Mayor's forms, opened on demand (refused to a player)
+            from frontera.play.views.dialogs import TITLES
+
+            found += [reverse(pattern.name, args=[session.pk, name]) for name in [*TITLES, "x"]]
         elif keys == {"pk", "uid"}:  # the history of one card: every third card of the session (of each
             # zone and kind: hidden and public; tests/web/test_session_history.py asks for every hidden one)
             found += [reverse(pattern.name, args=[session.pk, uid])

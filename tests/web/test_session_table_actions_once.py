@@ -24,16 +24,17 @@ def test_fr_hlt_1_a_double_submitted_track_change_applies_once(client):
     session, mayor, seated, _ = make_table()
     _player, hero = seated[0]
     client.force_login(mayor)
-    page = client.get(session.get_absolute_url()).text
-    key = re.search(r'id="rk-action_form" value="([^"]+)"|value="([^"]+)"[^>]*id="rk-action_form"', page)
+    dialog = reverse("play_action_form", args=[session.pk, "tools"])  # the tools open on demand
+    key = re.search(r'<input type="hidden" name="request_key" value="([^"]+)"', client.get(dialog, **HX).text)
     assert key, "the table tools' form carries a request key"
-    data = {"character": hero.pk, "action": "health", "amount": -1, "request_key": "tap-1"}
+    data = {"character": hero.pk, "action": "health", "amount": -1, "request_key": key.group(1)}
     url = reverse("play_table_action", args=[session.pk])
-    first = client.post(url, data, **HX)
     client.post(url, data, **HX)
+    client.post(url, data, **HX)  # a double submit
     assert _health(hero) == -1
-    fresh = re.search(r'<input[^>]*id="rk-action_form"[^>]*value="([^"]+)"', first.text).group(1)
-    client.post(url, {**data, "request_key": fresh}, **HX)
+    fresh = re.search(r'<input type="hidden" name="request_key" value="([^"]+)"', client.get(dialog, **HX).text)
+    assert fresh.group(1) != key.group(1)  # the next opening is a new action
+    client.post(url, {**data, "request_key": fresh.group(1)}, **HX)
     assert _health(hero) == -2
 
 
@@ -57,3 +58,24 @@ def test_a_refused_table_action_keeps_no_key_and_can_be_sent_again(client):
     response = client.post(url, {"character": hero.pk, "action": "rest", "hours": 0, "request_key": "r-1"}, **HX)
     assert 'role="alert"' in response.text
     assert not ActionKey.objects.filter(session=session, key="r-1").exists()
+
+
+def test_fr_hlt_1_one_tap_damage_from_a_character_card_applies_once_and_answers_with_the_table(client):
+    """Issue #10: the character card's 'Salud −1' is one tap; a double tap is one action; the answer
+    is the table itself (with the new level and fresh keys for the next tap)."""
+    session, mayor, seated, _ = make_table()
+    _player, hero = seated[0]
+    client.force_login(mayor)
+    board = client.get(session.get_absolute_url(), {"fragment": "board"}, **HX).text
+    form = re.search(rf'<form[^>]*>(?:(?!</form>).)*data-testid="hurt-{hero.pk}"', board, re.S).group(0)
+    data = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+    assert data["action"] == "health" and data["amount"] == "-1" and data["request_key"]
+    url = reverse("play_table_action", args=[session.pk])
+    answer = client.post(url, data, HTTP_HX_TARGET="board", **HX).text
+    client.post(url, data, HTTP_HX_TARGET="board", **HX)  # the double tap
+    assert _health(hero) == -1
+    assert 'id="board"' in answer and 'id="checks"' not in answer
+    again = re.search(rf'name="request_key" value="([^"]+)"><button[^>]*data-testid="hurt-{hero.pk}"', answer)
+    assert again and again.group(1) != data["request_key"]
+    client.post(url, {**data, "request_key": again.group(1)}, HTTP_HX_TARGET="board", **HX)
+    assert _health(hero) == -2

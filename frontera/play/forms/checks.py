@@ -24,6 +24,32 @@ class CheckRequestForm(forms.Form):
 OPPOSED_SLOTS = 4
 
 
+class OpposedPreset:
+    """One of the book's named opposed checks (FR-OPP-6): a label and each side's trait and skill.
+    It only fills in the form; the Mayor still chooses who takes part."""
+
+    def __init__(self, label, *sides: tuple[str, str], note=None) -> None:
+        self.label, self.sides, self.note = label, sides, note
+
+    def initial(self) -> dict:
+        data = {"label": self.label}
+        for i, (trait, skill) in enumerate(self.sides, start=1):
+            data[f"trait_{i}"], data[f"skill_{i}"] = trait, skill
+        return data
+
+
+OPPOSED_PRESETS = {
+    "chase": OpposedPreset(_("Chase"), ("musculo", "agilidad"), ("musculo", "agilidad"),
+                           note=_("With different means of travel there is no check: the faster wins.")),
+    "stealth": OpposedPreset(_("Stealth"), ("musculo", "agilidad"), ("sentidos", "percepcion")),
+    "pickpocket": OpposedPreset(_("Pickpocket"), ("manos", "mana"), ("sentidos", "percepcion")),
+    "challenge": OpposedPreset(_("Challenge"), ("cabeza", "labia"), ("cabeza", "astucia"),
+                               note=_("The challenged loser accepts or loses 1 Moral; a losing challenger loses 1 Moral.")),
+    "provoke": OpposedPreset(_("Provoke"), ("cabeza", "labia"), ("cabeza", "astucia"),
+                             note=_("The loser loses 1 Moral.")),
+}
+
+
 class OpposedRequestForm(forms.Form):
     label = forms.CharField(label=_("What for"), max_length=120, required=False)
     request_key = forms.CharField(widget=forms.HiddenInput, initial=new_request_key, max_length=40)
