@@ -104,7 +104,11 @@ def test_a_session_at_the_table(browser, app_server, phone):
         assert_accessible(ana, "session-phone")
 
         # A trait check on Clementine: the phone shows it live, with the odds, then draw and choose.
-        calls = mayor.locator("form.call-check")
+        mayor.get_by_test_id("open-check").click()  # the forms open on demand, in a dialog (issue #10)
+        calls = mayor.get_by_test_id("dialog").locator("form.call-check")
+        calls.wait_for()
+        shot(mayor, "session-02b-dashboard-check-dialog")
+        assert_accessible(mayor, "session-dashboard-dialog")
         calls.get_by_label("Clementine").check()
         calls.get_by_label("Rasgo").select_option("musculo")
         calls.get_by_label("Habilidad").select_option("agilidad")
@@ -124,8 +128,8 @@ def test_a_session_at_the_table(browser, app_server, phone):
         shot(mayor, "session-06-dashboard-sees-outcome")
 
         # An opposed check: both choose in secret; the reveal comes when the second one chooses.
-        mayor.locator("details.call summary").filter(has_text="Pedir una prueba enfrentada").click()
-        opposed = mayor.locator("form.call-opposed")
+        mayor.get_by_test_id("open-opposed").click()
+        opposed = mayor.get_by_test_id("dialog").locator("form.call-opposed")
         opposed.locator("[name=character_1]").select_option(label="Clementine")
         opposed.locator("[name=trait_1]").select_option("musculo")
         opposed.locator("[name=character_2]").select_option(label="Djamal")
@@ -147,8 +151,8 @@ def test_a_session_at_the_table(browser, app_server, phone):
         shot(mayor, "session-09-dashboard-opposed-revealed")
 
         # A combat turn, 2 protagonists vs 2 minions: the minions first, secret choices, one reveal.
-        mayor.locator("details.call summary").filter(has_text="Empezar una pelea").click()
-        fight_form = mayor.locator("form.start-fight")
+        mayor.get_by_test_id("open-fight").click()
+        fight_form = mayor.get_by_test_id("dialog").locator("form.start-fight")
         fight_form.locator("fieldset").nth(0).get_by_label("Clementine").check()
         fight_form.locator("fieldset").nth(0).get_by_label("Djamal").check()
         fight_form.locator("fieldset").nth(1).get_by_label("Esbirro 1").check()
@@ -197,24 +201,21 @@ def test_a_session_at_the_table(browser, app_server, phone):
         tap_until(mayor.get_by_test_id("next-turn"), mayor.locator("#combat h2").get_by_text("turno 2"))
 
         # Clementine drinks (FR-SOB-3) until she is Borracho: a card swaps with the Mayor's, face down.
-        mayor.locator("details.call summary").filter(has_text="Daño, amenazas").click()
         borracho = mayor.get_by_test_id("feed").get_by_text(re.compile("Clementine está Borracho"))
+        card = mayor.get_by_test_id("seats").locator("li.char-card").filter(has_text="Clementine")
         for _drink in range(30):  # Aguante 7: Borracho by the 15th drink at the latest (2 × Aguante + 1)
             if borracho.count():
                 break
             settle(mayor)
-            action = mayor.locator("form.table-action")
-            action.get_by_label("Personaje").select_option(label="Clementine")
-            action.get_by_label("Qué pasa").select_option("drink")
-            action.get_by_role("button", name="Aplicar").click()
+            card.locator('button[data-testid^="drink-"]').click()  # one tap on her card (issue #10)
             settle(mayor)
         borracho.wait_for()
         ana.locator("#me").get_by_text(re.compile("Borracho|En coma")).first.wait_for()
         shot(ana, "session-13-phone-borracho")
 
         # A bet (FR-EXCH-2): Clementine beat Djamal; she chooses on her phone, blind in phase 1.
-        mayor.locator("details.call summary").filter(has_text="Intercambios de cartas").click()
-        start = mayor.locator("form.exchange-new")
+        mayor.get_by_test_id("open-exchange").click()
+        start = mayor.get_by_test_id("dialog").locator("form.exchange-new")
         start.locator("[name=kind]").select_option("bet")
         start.locator("[name=first]").select_option(label="Clementine")
         start.locator("[name=second]").select_option(label="Djamal")

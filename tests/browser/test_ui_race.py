@@ -46,7 +46,8 @@ def _table(browser, app_server, phone, tag):
 
 def _call_djamal(mayor):
     """The Mayor calls a check on Djamal: a push to every page of the session."""
-    calls = mayor.locator("form.call-check")
+    mayor.get_by_test_id("open-check").click()  # the forms open on demand, in a dialog (issue #10)
+    calls = mayor.get_by_test_id("dialog").locator("form.call-check")
     calls.get_by_label("Djamal").check()
     calls.get_by_label("Rasgo").select_option("cabeza")
     calls.get_by_role("button", name="Pedir la prueba").click()
