@@ -115,6 +115,9 @@ class Check(TableRequest):
     difficulty = models.PositiveSmallIntegerField(null=True, blank=True)
     label = models.CharField(max_length=120, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.REQUESTED)
+    # Withdrawn by the Mayor before it resolved: closed (status resolved) with no outcome, its drawn
+    # cards gone back where unchosen cards go (services.checks.check_withdraw).
+    withdrawn = models.BooleanField(default=False)
 
     class Meta(TableRequest.Meta):
         ordering = ["-pk"]

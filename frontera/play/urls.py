@@ -20,6 +20,7 @@ urlpatterns = [
     path("sesiones/<int:pk>/formularios/<slug:name>/", dialogs.action_form, name="play_action_form"),
     path("sesiones/<int:pk>/pruebas/", checks.check_new, name="play_check_new"),
     path("sesiones/<int:pk>/enfrentadas/", checks.opposed_new, name="play_opposed_new"),
+    path("sesiones/<int:pk>/pruebas/<int:check_id>/retirar/", checks.check_withdraw, name="play_check_withdraw"),
     path("sesiones/<int:pk>/participantes/<int:participant_id>/robar/", checks.participant_draw, name="play_draw"),
     path("sesiones/<int:pk>/participantes/<int:participant_id>/elegir/", checks.participant_choose,
          name="play_choose"),

@@ -11,7 +11,7 @@ from django.test import AsyncClient
 from django.urls import URLPattern, reverse
 
 from frontera.play import urls
-from frontera.play.models import CombatRound, Exchange, Gamble, Participant
+from frontera.play.models import Check, CombatRound, Exchange, Gamble, Participant
 from frontera.play.services.checks import Entry, check_choose, check_draw, check_request, opposed_request
 from frontera.play.services.combat import Fighter, combat_choose, combat_declare, combat_draw, combat_start
 from frontera.play.services.duels import drinking_duel_start
@@ -138,6 +138,8 @@ def _urls(session, viewer_character):
         elif keys == {"pk", "combat_id", "step"}:
             found += [reverse(pattern.name, args=[session.pk, c.pk, step])
                       for c in CombatRound.objects.filter(session=session) for step in ("revelar", "siguiente", "terminar")]
+        elif keys == {"pk", "check_id"}:  # the Mayor's withdrawal of a check: refused to a player
+            found += [reverse(pattern.name, args=[session.pk, c.pk]) for c in Check.objects.filter(session=session)]
         elif keys == {"pk", "name"}:  # the Mayor's forms, opened on demand (refused to a player)
             from frontera.play.views.dialogs import TITLES
 

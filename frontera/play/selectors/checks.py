@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 from django.utils.translation import gettext
 
-from frontera.play.models import Check, GameSession, Participant
+from frontera.play.models import Check, Gamble, GameSession, Participant, PistolDuel, Treatment
 from frontera.play.selectors.core import Viewer, card_view, cards_view, render_message
 from frontera.play.services.checks import why
 from frontera.play.services.core import OUTCOME_LABELS
@@ -90,6 +90,8 @@ def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = N
             "difficulty": prueba.difficulty,
             "status": prueba.status,
             "open": prueba.status != Check.Status.RESOLVED,
+            "withdrawn": prueba.withdrawn,
+            "can_withdraw": viewer.is_mayor and prueba.status != Check.Status.RESOLVED and not getattr(prueba, "owned", True),
             "participants": [
                 _participant_row(p, prueba, viewer, state, with_odds=prueba.status != Check.Status.RESOLVED)
                 for p in participants
@@ -100,7 +102,12 @@ def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = N
 
 def session_checks(session: GameSession):
     participants = Participant.objects.select_related("character").order_by("pk")
-    base = Check.objects.filter(session=session).prefetch_related(Prefetch("participants", queryset=participants))
+    # a check another action waits on (a banca, a contest, medical attention, a pistol duel) is
+    # called off through that action, not withdrawn on its own
+    owned = (Exists(Gamble.objects.filter(prueba=OuterRef("pk"))) | Exists(Treatment.objects.filter(prueba=OuterRef("pk")))
+             | Exists(PistolDuel.objects.filter(prueba=OuterRef("pk"))))
+    base = (Check.objects.filter(session=session).annotate(owned=owned)
+            .prefetch_related(Prefetch("participants", queryset=participants)))
     open_checks = list(base.exclude(status=Check.Status.RESOLVED).order_by("pk"))
     recent = list(base.filter(status=Check.Status.RESOLVED).order_by("-pk")[:RECENT_CHECKS])
     return open_checks, recent

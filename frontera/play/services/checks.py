@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
 
 from frontera.campaigns.permissions import is_mayor_of
 from frontera.characters.models import Character
@@ -422,3 +422,52 @@ def _refresh_check(prueba: Check, session: GameSession, by) -> None:
 
 
 TRAIT_CHOICES = [(t, rules_characters.TRAIT_NAMES[t]) for t in TRAITS]
+
+
+E_NOT_WITHDRAWABLE = _("This check belongs to %(what)s: call that off instead.")
+
+
+@transaction.atomic
+def check_withdraw(*, prueba: Check, by) -> Check:
+    """The Mayor withdraws a check he called by mistake, before it resolves. Every card drawn for
+    it goes back where unchosen cards go, by the rules' own movement (FR-MODE-4, 7, 10, 11), a
+    face-down choice of an opposed check included: nothing is revealed. The check closes with no
+    outcome and the log says it was withdrawn. A resolved check is refused, and so is one another
+    action waits on (a banca's attempt to leave, a contest, medical attention, a pistol duel's
+    round: call that off instead). Withdrawing twice changes nothing."""
+    session = lock_session(prueba.session)
+    prueba = Check.objects.select_for_update().get(pk=prueba.pk, session=session)
+    if prueba.withdrawn:
+        return prueba
+    if prueba.status == Check.Status.RESOLVED:
+        raise SessionError(E_CHECK_RESOLVED)
+    owner = next((what for what, taken in (
+        (gettext("a gambling game"), prueba.gambles.exists()),
+        (gettext("medical attention"), prueba.treatments.exists()),
+        (gettext("a pistol duel"), prueba.pistol_duels.exists()),
+    ) if taken), None)
+    if owner:
+        raise SessionError(E_NOT_WITHDRAWABLE % {"what": owner})
+    before = load_state(session)
+    state, events = before, []
+    participants = list(prueba.participants.select_related("character").select_for_update())
+    try:
+        for participant in participants:
+            if participant.engine_check in state.pending.get(participant.seat, {}):
+                state, more = rules_session.settle_check(state, participant.seat, participant.engine_check)
+                events += more
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    for participant in participants:
+        participant.status, participant.outcome = Check.Status.RESOLVED, ""
+        participant.save(update_fields=["status", "outcome"])
+    prueba.status, prueba.withdrawn = Check.Status.RESOLVED, True
+    prueba.save(update_fields=["status", "withdrawn"])
+    save_state(session, state)
+    log = EventLog(session, by, [])
+    log.cards(events, before, state, prueba=prueba)
+    log.decide(gettext_noop("The Mayor withdraws the check (%(what)s): %(cards)s back where unchosen cards go."),
+               rules=["FR-MODE-4", "FR-MODE-7"], prueba=prueba,
+               what=", ".join(p.character.name for p in participants), cards=msg(N_CARDS, n=len(events)))
+    log.flush()
+    return prueba

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 from frontera.campaigns.permissions import can_act_for
 from frontera.characters.models import Character
 from frontera.play.forms.checks import CheckRequestForm, ChooseForm, OpposedRequestForm
-from frontera.play.models import GameSession, Participant
+from frontera.play.models import Check, GameSession, Participant
 from frontera.play.selectors.pages import callable_characters
 from frontera.play.services import checks as checks_actions
 from frontera.play.services.checks import Entry
@@ -86,6 +86,19 @@ def participant_choose(request, pk: int, participant_id: int):
     try:
         checks_actions.check_choose(participant=participant, by=request.user, card=form.cleaned_data["card"],
                               suit=form.cleaned_data["suit"] or "")
+    except SessionError as err:
+        return done(request, session, error=str(err))
+    return done(request, session)
+
+
+@login_required
+@require_POST
+def check_withdraw(request, pk: int, check_id: int):
+    """The Mayor withdraws an open check called by mistake (its drawn cards go back)."""
+    session = session_for_mayor(request.user, pk)
+    prueba = get_object_or_404(Check, pk=check_id, session=session)
+    try:
+        checks_actions.check_withdraw(prueba=prueba, by=request.user)
     except SessionError as err:
         return done(request, session, error=str(err))
     return done(request, session)

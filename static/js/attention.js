@@ -1,0 +1,51 @@
+/*
+ * The phone asks for attention: when the table asks something of this player (a check to draw or
+ * choose, a fight to declare or lock in, an exchange to choose), the phone vibrates where the
+ * browser allows it, the tab title is marked, and the first such control is scrolled into view.
+ * A toggle keeps the screen awake during the session (Screen Wake Lock API, where supported).
+ * Loaded by play/phone.html; no inline script (CSP).
+ */
+(function () {
+  "use strict";
+  var ASKS = "#checks button.draw, #checks .pcard-button, #combat form.declare, #combat button.draw, #combat label.pick, #checks form.exchange-choose";
+  var baseTitle = document.title;
+  var asked = 0;
+
+  function count() { return document.querySelectorAll(ASKS).length; }
+
+  function update() {
+    var now = count();
+    if (now > asked) {
+      if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
+      var first = document.querySelector(ASKS);
+      if (first && document.visibilityState === "visible") first.scrollIntoView({ block: "center", behavior: "smooth" });
+    }
+    asked = now;
+    document.title = now ? "● " + baseTitle : baseTitle;
+  }
+
+  document.addEventListener("htmx:afterSettle", update);
+  document.addEventListener("DOMContentLoaded", function () {
+    asked = count();
+    document.title = asked ? "● " + baseTitle : baseTitle;
+    var toggle = document.getElementById("wake-lock");
+    if (!toggle) return;
+    if (!("wakeLock" in navigator)) { toggle.hidden = true; return; }
+    toggle.hidden = false;
+    var lock = null;
+    function request() {
+      navigator.wakeLock.request("screen").then(function (l) {
+        lock = l;
+        toggle.setAttribute("aria-pressed", "true");
+        lock.addEventListener("release", function () { if (lock === l) toggle.setAttribute("aria-pressed", "false"); });
+      }).catch(function () { toggle.setAttribute("aria-pressed", "false"); });
+    }
+    toggle.addEventListener("click", function () {
+      if (toggle.getAttribute("aria-pressed") === "true" && lock) { var l = lock; lock = null; l.release(); toggle.setAttribute("aria-pressed", "false"); }
+      else request();
+    });
+    document.addEventListener("visibilitychange", function () {  // the lock ends when the page hides
+      if (document.visibilityState === "visible" && toggle.getAttribute("aria-pressed") === "true" && !lock) request();
+    });
+  });
+})();

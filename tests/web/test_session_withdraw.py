@@ -1,0 +1,122 @@
+"""The Mayor withdraws a check he called by mistake (issue #10): its drawn cards go back where
+unchosen cards go by the rules' own movements (FR-MODE-4, FR-MODE-7), nothing is revealed, the
+history says so; a resolved check, or one another action waits on, is refused."""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from frontera.play.models import Check, SessionEvent
+from frontera.play.services.checks import (
+    E_CHECK_RESOLVED,
+    Entry,
+    check_choose,
+    check_draw,
+    check_request,
+    check_withdraw,
+    opposed_request,
+)
+from frontera.play.services.core import SessionError
+from frontera.play.services.duels import pistol_duel_start
+from frontera.play.services.sessions import phase_switch
+from frontera.rules import session as rules_session
+from tests.factories import assert_conserved, engine, make_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    with translation.override("en"):
+        yield
+
+
+def test_fr_mode_4_a_withdrawn_trait_check_sends_its_drawn_cards_where_unchosen_cards_go():
+    """Phase 1: the drawn cards go to the shared discard, like unchosen cards; counted, conserved."""
+    session, mayor, seated, _ = make_table()
+    (_player, hero), _ = seated
+    prueba = check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    participant = prueba.participants.get()
+    check_draw(participant=participant, by=seated[0][0])
+    participant.refresh_from_db()
+    drawn = list(participant.drawn)
+    discard_before = len(engine(session).discard)
+    check_withdraw(prueba=prueba, by=mayor)
+    state = engine(session)
+    assert not state.pending.get(participant.seat)
+    assert len(state.discard) == discard_before + len(drawn)
+    assert set(drawn) <= set(state.discard)
+    prueba.refresh_from_db()
+    assert prueba.withdrawn and prueba.status == Check.Status.RESOLVED
+    assert prueba.participants.get().outcome == ""
+    moves = SessionEvent.objects.filter(session=session, prueba=prueba, kind="card", reason="cancelled")
+    assert moves.count() == len(drawn)
+    assert SessionEvent.objects.filter(session=session, prueba=prueba, message__startswith="The Mayor withdraws").exists()
+    assert_conserved(session)
+
+
+def test_fr_mode_7_withdrawing_an_opposed_check_returns_a_face_down_choice_unrevealed():
+    """Phase 2: the cards go back to each player's own deck; the face-down choice is never shown."""
+    session, mayor, seated, _ = make_table()
+    phase_switch(session=session, by=mayor)
+    (p1, hero), (p2, rival) = seated
+    prueba = opposed_request(session=session, by=mayor,
+                             entries=[Entry(hero, "musculo"), Entry(rival, "musculo")])
+    first, second = prueba.participants.order_by("pk")
+    check_draw(participant=first, by=p1)
+    first.refresh_from_db()
+    check_choose(participant=first, by=p1, card=first.drawn[0], suit="H")
+    decks_before = {s: len(d) for s, d in engine(session).player_decks.items()}
+    check_withdraw(prueba=prueba, by=mayor)
+    state = engine(session)
+    assert len(state.player_decks[first.seat]) == decks_before[first.seat] + len(first.drawn)
+    assert not SessionEvent.objects.filter(session=session, prueba=prueba, reason="played").exists()
+    assert not any(first.drawn[0] in (e.params or {}).values()
+                   for e in SessionEvent.objects.filter(session=session, prueba=prueba, kind="decision"))
+    assert_conserved(session)
+
+
+def test_a_resolved_check_or_one_a_duel_waits_on_is_refused_and_a_second_withdrawal_changes_nothing():
+    session, mayor, seated, _ = make_table()
+    (p1, hero), (p2, rival) = seated
+    prueba = check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    check_withdraw(prueba=prueba, by=mayor)
+    events = SessionEvent.objects.filter(session=session).count()
+    check_withdraw(prueba=prueba, by=mayor)  # a double submit
+    assert SessionEvent.objects.filter(session=session).count() == events
+    done = check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    part = done.participants.get()
+    check_draw(participant=part, by=p1)
+    part.refresh_from_db()
+    check_choose(participant=part, by=p1, card=part.drawn[0], suit="H")
+    with pytest.raises(SessionError, match=str(E_CHECK_RESOLVED)):
+        check_withdraw(prueba=done, by=mayor)
+    pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver", second=rival,
+                      second_weapon="revolver")
+    duel_check = Check.objects.filter(session=session, withdrawn=False).exclude(status=Check.Status.RESOLVED).get()
+    with pytest.raises(SessionError, match="pistol duel"):
+        check_withdraw(prueba=duel_check, by=mayor)
+
+
+def test_the_mayor_withdraws_from_the_dashboard_and_a_player_cannot():
+    session, mayor, seated, _ = make_table()
+    (p1, hero), _ = seated
+    prueba = check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    url = reverse("play_check_withdraw", args=[session.pk, prueba.pk])
+    player = Client()
+    player.force_login(p1)
+    assert f'data-testid="withdraw-{prueba.pk}"' not in player.get(session.get_absolute_url()).text
+    assert player.post(url).status_code == 404
+    mayor_client = Client()
+    mayor_client.force_login(mayor)
+    page = mayor_client.get(session.get_absolute_url()).text
+    assert re.search(rf'hx-confirm="[^"]+"[^>]*>.*?data-testid="withdraw-{prueba.pk}"', page, re.S)
+    answer = mayor_client.post(url, HTTP_HX_REQUEST="true").text
+    assert f'data-testid="withdrawn-{prueba.pk}"' in answer
+    prueba.refresh_from_db()
+    assert prueba.withdrawn
+    assert rules_session.all_cards(engine(session))  # the session is intact
+    assert_conserved(session)
