@@ -207,12 +207,15 @@ def weapon(
     lasso: bool = False,
     whip: bool = False,
     knife: bool = False,
+    in_hand: bool = False,
 ) -> dict[str, Any]:
     """A weapon as plain data (FR-CHAR-5, FR-CMB-11).
 
     ``bands`` maps each range band to its draw modifier, ``None`` (or missing) = not usable there;
     the −1 adjacent penalty of ranged and thrown weapons belongs inside it. Melee weapons may omit
-    ``bands`` (they reach adyacente only, with no modifier).
+    ``bands`` (they reach adyacente only, with no modifier). ``in_hand``: a thrown weapon that may
+    also be wielded as a melee weapon (the catalogue's ``melee`` tag: a knife, a tomahawk), at
+    adyacente with no modifier.
     """
     _require(isinstance(name, str) and bool(name), "weapon name", name)
     _require(kind in WEAPON_KINDS, "weapon kind", kind)
@@ -229,6 +232,7 @@ def weapon(
         "lasso": bool(lasso),
         "whip": bool(whip),
         "knife": bool(knife),
+        "in_hand": bool(in_hand) and kind == "thrown",
     }
 
 
@@ -436,6 +440,8 @@ def band_modifier(technique: str, weapon_spec: Mapping[str, Any] | None, band: s
         return 0
     if weapon_spec["kind"] == "melee" and not any(v is not None for v in weapon_spec["bands"].values()):
         return 0
+    if technique == MELEE and weapon_spec.get("in_hand"):
+        return 0  # a knife or tomahawk held in hand: a melee weapon at adyacente (FR-CHAR-5)
     modifier = weapon_spec["bands"][band]
     if modifier is None:
         raise RulesError(E_OUT_OF_RANGE, weapon=weapon_spec["name"], band=band)
@@ -739,7 +745,8 @@ def _check_attack(
         if weapon_name is None:
             raise RulesError(E_NEEDS_WEAPON, technique=technique)
         weapon_spec = _weapon_of(spec, weapon_name)
-        if weapon_spec["kind"] != TECHNIQUE_WEAPON[technique]:
+        held_as_melee = technique == MELEE and weapon_spec.get("in_hand", False)
+        if weapon_spec["kind"] != TECHNIQUE_WEAPON[technique] and not held_as_melee:
             raise RulesError(E_WRONG_WEAPON, weapon=weapon_name, technique=technique)
     if technique == THROWN and not (weapon_spec["whip"] or weapon_spec["lasso"]) and spec["thrown"] < 1:
         raise RulesError(E_NO_THROWN, key=key)

@@ -542,6 +542,23 @@ def test_fr_cmb_11_band_modifier_changes_the_draw():
     assert (near["required"]["djamal"], far["required"]["djamal"], both["required"]["djamal"]) == (7, 8, 7)
 
 
+def test_fr_cmb_11_fr_char_5_a_knife_held_in_hand_is_a_melee_weapon_at_adyacente_with_no_modifier():
+    """The catalogue: a knife (or tomahawk) held in hand is a melee weapon at adyacente with no
+    modifier; thrown, it keeps its −1 at adyacente. A thrown weapon without that tag is not."""
+    held = cmb.weapon("cuchillo", kind="thrown", damage=1, knife=True, in_hand=True,
+                      bands={"adyacente": -1, "corto": 0})
+    fighter = pc("f", traits=traits(manos=3), skills=["pelea"], weapons=[held, LASSO], thrown=3)
+    state = cmb.new_round([fighter, pc("v")])
+    melee = step(state, cmb.declare, "f", technique="melee", weapon="cuchillo", targets={"v": "adyacente"})
+    thrown = step(state, cmb.declare, "f", technique="thrown", weapon="cuchillo", targets={"v": "adyacente"})
+    assert melee["required"]["f"] == thrown["required"]["f"] + 1  # no −1 in hand
+    refused(state, cmb.declare, "f", technique="melee", weapon="cuchillo", targets={"v": "corto"},
+            match="only reaches adjacent")
+    refused(state, cmb.declare, "f", technique="melee", weapon="lazo", targets={"v": "adyacente"},
+            match="cannot be used with")
+    assert KNIFE["in_hand"] is False and cmb.weapon("x", kind="ranged", in_hand=True)["in_hand"] is False
+
+
 def test_fr_chk_1_no_cards_means_automatic_failure_in_combat():
     """FR-CHK-1 ruling in combat: a check of 0 cards or fewer draws nothing and cannot hit."""
     state = cmb.new_round([minion("m1", cards=1, penalty=2, weapons=[RIFLE]), pc("v")])

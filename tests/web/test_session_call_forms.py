@@ -106,3 +106,21 @@ def test_a_check_for_one_character_comes_preselected(client):
     html = _dialog(client, session, "check", character=hero.pk).text
     assert re.search(rf'<input type="checkbox" name="characters" value="{hero.pk}"[^>]*checked', html)
     assert not re.search(rf'<input type="checkbox" name="characters" value="{seated[0][1].pk}"[^>]*checked', html)
+
+
+def test_again_fills_in_the_last_check_as_it_was_called(client):
+    """Issue #10: 'again' for a check opens its form filled in the same way (a new key)."""
+    from frontera.play.services.checks import check_request
+
+    session, mayor, seated, _ = make_table()
+    client.force_login(mayor)
+    hero = seated[0][1]
+    prueba = check_request(session=session, by=mayor, characters=[hero], trait="musculo", skill="agilidad",
+                           difficulty=7, label="Saltar la valla")
+    page = client.get(session.get_absolute_url()).text
+    assert f'data-testid="again-{prueba.pk}"' in page
+    html = _dialog(client, session, "check", again=prueba.pk).text
+    assert re.search(rf'<input type="checkbox" name="characters" value="{hero.pk}"[^>]*checked', html)
+    assert re.search(r'name="trait"[^>]*>.*?<option value="musculo" selected', html, re.S)
+    assert re.search(r'name="skill"[^>]*>.*?<option value="agilidad" selected', html, re.S)
+    assert 'value="7"' in html and 'value="Saltar la valla"' in html

@@ -2,12 +2,14 @@
 FR-CMB-11), mount and holster declarations (FR-CMB-9, FR-CMB-10), medical attention taking the
 whole turn (FR-CHK-5), the death roll (FR-HLT-3) and the Mayor's override during a fight."""
 
+import dataclasses
+
 import pytest
 from django.urls import reverse
 from django.utils import translation
 
 from frontera.characters.models import Character
-from frontera.play.models import CombatRound, GameSession, SessionEvent, Treatment
+from frontera.play.models import CombatRound, GameSession, SessionEvent, Treatment, combat_key
 from frontera.play.services.checks import check_choose, check_draw
 from frontera.play.services.combat import (
     Fighter,
@@ -361,3 +363,23 @@ def test_fr_cmb_2_a_double_submitted_move_from_the_page_is_a_no_op(client):
         response = client.post(_url("play_combat_declare", session, combat, hero.pk), data, **HX)
         assert 'data-testid="combat-error"' not in response.text
     assert len(_decisions(session, "FR-CMB-3")) == 1
+
+
+def test_fr_cmb_11_a_knife_declared_for_melee_is_accepted_as_the_catalogue_says(client):
+    """Issue #10: the catalogue calls a knife held in hand a melee weapon (FR-CHAR-5); declaring it
+    for melee at adyacente is accepted through the service and draws with no modifier."""
+
+    def knives(seated, _extras):
+        hero = Character.objects.get(pk=seated[0][1].pk)
+        sheet = rules_characters.Character.from_json(hero.sheet)
+        hero.sheet = dataclasses.replace(sheet, equipment={**sheet.equipment, "cuchillo": 3}).to_json()
+        hero.save(update_fields=["sheet"])
+
+    session, mayor, [(player, hero)], minions, combat = _fight(before=knives)
+    _minions_other(session, mayor, combat, minions)
+    combat_declare(combat=combat, by=player, character=hero, technique="melee", weapon="cuchillo",
+                   target=minions[0], band="adyacente")
+    state = CombatRound.objects.get(pk=combat.pk).state
+    key = combat_key(hero.pk)
+    assert state["declarations"][key]["technique"] == "melee"
+    assert state["declarations"][key]["weapon"] == "cuchillo"

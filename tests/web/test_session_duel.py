@@ -4,6 +4,8 @@ phone (the Mayor for NPCs) with the odds shown; one reveal; the loser takes one 
 absorption), Tablas hits both, nobody with suit or colour draws again (FR-OPP-5); then the duel's
 card exchange opens through the exchange services."""
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils import translation
@@ -308,6 +310,13 @@ def test_fr_cmb_15_double_submits_are_idempotent(client):
     assert PistolDuel.objects.filter(session=session).count() == 1
 
 
+def _give(character, item):
+    """Put one ``item`` of the catalogue into the character's equipment (scenario set-up)."""
+    character.refresh_from_db()
+    character.sheet = {**character.sheet, "equipment": {**character.sheet.get("equipment", {}), item: 1}}
+    character.save(update_fields=["sheet"])
+
+
 def test_fr_cmb_15_through_the_pages_with_odds_and_secrecy_before_the_reveal(client):
     """The Mayor calls the duel from the dashboard; each player sees the exact odds of their own
     draw (FR-ODDS-1) and draws and taps a card on their phone; until the one reveal neither the
@@ -321,6 +330,11 @@ def test_fr_cmb_15_through_the_pages_with_odds_and_secrecy_before_the_reveal(cli
     bad = client.post(url, {"first": hero.pk, "first_weapon": "sable", "second": rival.pk,
                             "second_weapon": "revolver", "request_key": "x1"}, HTTP_HX_REQUEST="true")
     assert 'data-testid="error"' in bad.content.decode() and not PistolDuel.objects.exists()
+    page = client.get(reverse("play_action_form", args=[session.pk, "duel"])).content.decode()
+    assert 'value="rifle"' not in page  # the list offers only what someone carries (issue #10)
+    _give(rival, "rifle")  # now the rifle is offered (the rival's), and the hero still carries none
+    page = client.get(reverse("play_action_form", args=[session.pk, "duel"])).content.decode()
+    assert re.search(r'value="rifle">Rifle — [^<]*' + rival.name, page)
     wrong = client.post(url, {"first": hero.pk, "first_weapon": "rifle", "second": rival.pk,
                               "second_weapon": "revolver", "request_key": "x2"}, HTTP_HX_REQUEST="true")
     assert "carries no ranged weapon called Rifle" in wrong.content.decode() and not PistolDuel.objects.exists()

@@ -79,3 +79,19 @@ def test_fr_hlt_1_one_tap_damage_from_a_character_card_applies_once_and_answers_
     assert again and again.group(1) != data["request_key"]
     client.post(url, {**data, "request_key": again.group(1)}, HTTP_HX_TARGET="board", **HX)
     assert _health(hero) == -2
+
+
+def test_fr_sob_3_several_drinks_in_one_submission_are_drunk_one_by_one(client):
+    """Issue #10: eight drinks are one form, not eight; each is its own FR-SOB-3 step in the log."""
+    from frontera.play.models import SessionEvent
+
+    session, mayor, seated, _ = make_table()
+    _player, hero = seated[0]
+    client.force_login(mayor)
+    url = reverse("play_table_action", args=[session.pk])
+    client.post(url, {"character": hero.pk, "action": "drink", "drinks": 3, "request_key": "d3"}, **HX)
+    client.post(url, {"character": hero.pk, "action": "drink", "drinks": 3, "request_key": "d3"}, **HX)
+    session.refresh_from_db()
+    assert sum(session.tallies.get("alcohol", {}).values()) == 3
+    drinks = [e for e in SessionEvent.objects.filter(session=session, kind="decision") if "FR-SOB-3" in e.rules]
+    assert len(drinks) == 3

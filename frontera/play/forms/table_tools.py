@@ -32,9 +32,10 @@ class TableActionForm(forms.Form):
     metres = forms.IntegerField(label=_("Metres fallen"), min_value=0, max_value=500, required=False)
     agility = forms.ChoiceField(label=_("Músculo (Agilidad) result"), choices=AGILITY_CHOICES, required=False)
     hours = forms.IntegerField(label=_("Hours of rest"), min_value=0, max_value=24, required=False)
+    drinks = forms.IntegerField(label=_("How many drinks"), min_value=1, max_value=12, initial=1, required=False)
     note = forms.CharField(label=_("Why (for the feed)"), max_length=120, required=False)
-    # the death roll's double submit is one draw (FR-HLT-3, like DeathRollForm); a fresh key comes
-    # after every successful call (frontera.play.views.common.CALL_FORMS), so hidden
+    # one action per submission (the death roll's double submit is one draw, FR-HLT-3): each opening
+    # of the form in the Mayor's dialog, and each rendering of a one-tap button, has its own key
     request_key = forms.CharField(widget=forms.HiddenInput, initial=new_request_key, max_length=40, required=False)
 
     def __init__(self, *args, characters=(), **kwargs):

@@ -9,7 +9,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from frontera.characters.models import Character
 from frontera.characters.selectors import campaign_catalogue
-from frontera.play.models import CombatRound, GameSession, combat_key, seat_key
+from frontera.play.models import CombatRound, GameSession, Seat, combat_key, seat_key
 from frontera.play.selectors.core import Viewer, card_view, cards_view, render_message
 from frontera.play.services.combat import COVER_LABELS, MOUNT_LABELS
 from frontera.play.services.death import DEATH_ROLL_TURNS
@@ -142,8 +142,18 @@ WEAPON_TECHNIQUE = {"ranged": rules_combat.DISPARO_RAPIDO, "melee": rules_combat
 
 
 def duel_weapons(session: GameSession) -> list[tuple[str, str]]:
-    """The ranged weapons of the campaign's catalogue, for the Mayor's duel form; whether the
-    duellist carries the one named is the service's to say."""
-
-    return [(key, entry["name"]) for key, entry in campaign_catalogue(session.campaign).items()
-            if entry.get("category") == "weapon" and entry.get("kind") == "ranged"]
+    """The ranged weapons someone who may duel carries (protagonists at the session, NPCs and
+    minions), each labelled with who carries it, for the Mayor's duel form (FR-CMB-15). Whether
+    the chosen duellist carries the chosen one is still the service's to say."""
+    catalogue = campaign_catalogue(session.campaign)
+    seated = set(Seat.objects.filter(session=session).values_list("character_id", flat=True))
+    carriers: dict[str, list[str]] = {}
+    for character in Character.objects.filter(campaign=session.campaign).order_by("kind", "name"):
+        if character.kind == Character.Kind.PROTAGONIST and character.pk not in seated:
+            continue
+        equipment = (character.sheet or {}).get("equipment") or {}
+        for key in equipment:
+            entry = catalogue.get(key)
+            if entry and entry.get("category") == "weapon" and entry.get("kind") == "ranged":
+                carriers.setdefault(key, []).append(character.name)
+    return [(key, f"{catalogue[key]['name']} — {', '.join(names)}") for key, names in carriers.items()]

@@ -90,7 +90,8 @@ def carried_weapons(sheet: rules_characters.Character, catalogue: dict) -> tuple
         tags = entry.get("tags", [])
         weapons.append({"name": item_id, "kind": entry["kind"], "damage": entry.get("damage") or 0,
                         "bands": entry.get("range") or None, "lasso": "grapple" in tags,
-                        "whip": "multi_attack" in tags, "knife": "knife" in tags})
+                        "whip": "multi_attack" in tags, "knife": "knife" in tags,
+                        "in_hand": entry["kind"] == "thrown" and "melee" in tags})
         if entry["kind"] == "thrown" and not ({"grapple", "multi_attack"} & set(tags)):
             thrown += quantity
     holster = any("holster" in key or key == "funda_de_cuchillos" for key in sheet.equipment)

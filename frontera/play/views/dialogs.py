@@ -5,7 +5,8 @@ The dashboard shows what is happening and renders no form; a toolbar button or a
 Without JavaScript the same link opens the form as a page of its own, and its plain POST comes back
 to the table. Each opening is a fresh form with a fresh request key: a double submit of it is one
 action, the next opening is a new one. ``?character=<id>`` preselects who a check or a table tool
-is for; ``?preset=<name>`` fills in one of the book's named opposed checks (FR-OPP-6).
+is for; ``?again=<check id>`` fills in a trait check as it was called before; ``?preset=<name>``
+fills in one of the book's named opposed checks (FR-OPP-6).
 """
 
 from django.contrib.auth.decorators import login_required
@@ -24,7 +25,7 @@ from frontera.play.forms.medical import MedicalForm
 from frontera.play.forms.sessions import JoinForm
 from frontera.play.forms.table_tools import TableActionForm
 from frontera.play.forms.treasure import TreasureShareStartForm
-from frontera.play.models import GameSession, Seat
+from frontera.play.models import Check, GameSession, Seat
 from frontera.play.selectors.combat import duel_weapons
 from frontera.play.selectors.pages import callable_characters
 from frontera.play.views.common import protagonists, session_for_mayor
@@ -49,11 +50,24 @@ def _chosen(request, characters) -> str:
     return wanted if wanted in {str(pk) for pk, _name in characters} else ""
 
 
+def _again(request, session: GameSession) -> dict | None:
+    """``?again=<check id>``: the same trait check once more, on the same characters (FR-CHK-1)."""
+    raw = request.GET.get("again", "")
+    prueba = Check.objects.filter(pk=int(raw), session=session, kind=Check.Kind.TRAIT).first() if raw.isdigit() else None
+    if prueba is None:
+        return None
+    participants = list(prueba.participants.all())
+    first = participants[0]
+    return {"characters": [str(p.character_id) for p in participants], "trait": first.trait, "skill": first.skill,
+            "difficulty": prueba.difficulty, "modifier": first.modifier, "label": prueba.label}
+
+
 def _form(request, session: GameSession, name: str):
     characters = callable_characters(session)
     chosen = _chosen(request, characters)
     if name == "check":
-        return CheckRequestForm(characters=characters, initial={"characters": [chosen] if chosen else []})
+        return CheckRequestForm(characters=characters, initial=_again(request, session) or
+                                {"characters": [chosen] if chosen else []})
     if name == "opposed":
         preset = OPPOSED_PRESETS.get(request.GET.get("preset", ""))
         return OpposedRequestForm(characters=characters, initial=preset.initial() if preset else None)
