@@ -1,5 +1,6 @@
-"""static/js/live-regions.js (the fix of the live-refresh race, docs/sessions.md): served, loaded
-by every page after htmx with the page's CSP nonce, and wired to the htmx events it relies on."""
+"""Live regions morph (issue #10, docs/sessions.md): htmx's idiomorph extension (vendored, no CDN)
+and static/js/live-regions.js are served, loaded by every page after htmx with the page's CSP
+nonce, and every live region swaps with ``morph``, so a push never waits and never wipes a form."""
 
 import re
 
@@ -10,13 +11,18 @@ from tests.factories import make_table
 
 
 @pytest.mark.django_db
-def test_the_live_regions_script_is_served(client):
+def test_the_morph_extension_and_the_live_regions_script_are_served(client):
+    morph = client.get("/static/vendor/idiomorph/idiomorph-ext.min.js")
+    assert morph.status_code == 200 and "javascript" in morph["Content-Type"]
+    assert 'htmx.defineExtension("morph"' in b"".join(morph.streaming_content).decode()
     response = client.get("/static/js/live-regions.js")
     assert response.status_code == 200
     assert "javascript" in response["Content-Type"]
     body = b"".join(response.streaming_content).decode()
-    for event in ("htmx:confirm", "htmx:beforeSend", "htmx:beforeSwap", "pointerdown", "pointerup", "loadend"):
-        assert f'"{event}"' in body, event
+    for needle in ("Idiomorph.defaults", "ignoreActiveValue", "beforeAttributeUpdated", '"htmx:beforeRequest"'):
+        assert needle in body, needle
+    for gone in ('"htmx:confirm"', '"pointerdown"', "DIRTY_MS"):  # no refresh is held back any more
+        assert gone not in body, gone
 
 
 @pytest.mark.django_db
@@ -33,8 +39,11 @@ def test_pages_with_live_regions_load_it_after_htmx_with_the_nonce(client):
         tag = re.search(r'<script src="/static/js/live-regions\.js"[^>]*>', html)
         assert tag, url
         assert f'nonce="{nonce}"' in tag.group(0) and "defer" in tag.group(0)
-        assert html.index("htmx-2.min.js") < html.index("live-regions.js") < html.index("</head>")
+        assert html.index("htmx-2.min.js") < html.index("idiomorph-ext.min.js") < html.index("live-regions.js")
+        assert html.index("live-regions.js") < html.index("</head>")
+        assert re.search(r'<body[^>]*hx-ext="morph"', html), url
         # the script knows a region by its id (which survives the region's replacement)
         regions = re.findall(r'<\w+\b[^>]*hx-trigger="sse:[^"]*"[^>]*>', html)
         assert regions, url
         assert all(re.search(r'\sid="[\w-]+"', region) for region in regions), (url, regions)
+        assert all('hx-swap="morph"' in region for region in regions), (url, regions)
