@@ -32,7 +32,26 @@
     if (box && box.open) box.close();
   }
 
-  document.addEventListener("frontera:close-dialog", close);
+  // After a successful call the dialog closes and the answer (the region the form aimed at) is
+  // swapped in: the newest open item there is brought into view and marked for a moment, so the
+  // Mayor sees the check he just called.
+  var showNewest = false;
+  document.addEventListener("frontera:close-dialog", function () { close(); showNewest = true; });
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    var target = evt.detail && evt.detail.target;
+    if (!showNewest || !target || !/^(checks|combat)$/.test(target.id)) return;
+    showNewest = false;
+    var items = target.querySelectorAll("article[id^='check-']:not(.done), article[id^='exchange-'], article[id^='banca-'], article.fighter");
+    var newest = null, best = -1;
+    items.forEach(function (item) {
+      var n = parseInt(item.id.replace(/\D+/g, ""), 10);
+      if (!isNaN(n) && n > best) { best = n; newest = item; }
+    });
+    if (!newest) return;
+    newest.scrollIntoView({ block: "nearest" });
+    newest.classList.add("fresh");
+    window.setTimeout(function () { newest.classList.remove("fresh"); }, 2500);
+  });
 
   document.addEventListener("click", function (evt) {
     var box = dialog();

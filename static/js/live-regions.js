@@ -48,6 +48,7 @@
     window.Idiomorph.defaults.ignoreActiveValue = true;
     window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (attribute, element) {
       if (KEPT[attribute] && edited(element)) return false;  // what the person chose stays
+      if (attribute === "open" && element.tagName === "DETAILS") return false;  // opened or closed by hand
       if (attribute === "data-edited") return false;        // and so does the mark itself
       return true;
     };

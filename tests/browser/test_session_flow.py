@@ -162,6 +162,7 @@ def test_a_session_at_the_table(browser, app_server, phone):
         for minion in ("Esbirro 1", "Esbirro 2"):
             fighter = mayor.locator("#combat article.fighter").filter(has=mayor.locator("h3", has_text=minion))
             strip = mayor.get_by_test_id("lockstrip")
+            fighter.locator("details.declare-box > summary").click()  # the Mayor's declarations fold (issue #10)
             tap_until(fighter.get_by_role("button", name="Declarar"), fighter.get_by_role("button", name=re.compile("Robar")))
             tap_until(fighter.get_by_role("button", name=re.compile("Robar")), fighter.locator("label.pick"))
             lock_in(mayor, fighter, strip.get_by_text(re.compile(minion + ": elegido")))

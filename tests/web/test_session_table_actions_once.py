@@ -70,6 +70,10 @@ def test_fr_hlt_1_one_tap_damage_from_a_character_card_applies_once_and_answers_
     form = re.search(rf'<form[^>]*>(?:(?!</form>).)*data-testid="hurt-{hero.pk}"', board, re.S).group(0)
     data = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
     assert data["action"] == "health" and data["amount"] == "-1" and data["request_key"]
+    # the key stays a valid request key (≤ 40 characters) for any character id up to 10 digits and
+    # the longest action (a 41-character key was refused: "Check the form")
+    tap, _pk, _action = data["request_key"].split("-")
+    assert len(f"{tap}-{10**10 - 1}-threat") <= 40
     url = reverse("play_table_action", args=[session.pk])
     answer = client.post(url, data, HTTP_HX_TARGET="board", **HX).text
     client.post(url, data, HTTP_HX_TARGET="board", **HX)  # the double tap

@@ -7,6 +7,8 @@ live regions are partials of the same template, fetched with ``?fragment=<name>`
 ``sse:changed``. Every action is a POST form with a plain ``action`` (redirect back, message) and
 an ``hx-post`` (the region it aims at comes back, with the error if any; see :func:`done`)."""
 
+import secrets
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
@@ -16,7 +18,6 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 
 from frontera.campaigns.permissions import can_run_session, is_member_of
 from frontera.characters.models import Character
-from frontera.play.forms.common import new_request_key
 from frontera.play.models import GameSession
 from frontera.play.selectors.pages import dashboard_view, phone_view
 from frontera.play.services.core import session_topic
@@ -57,7 +58,9 @@ def page_context(request, session, **extra):
     if can_run_session(request.user, session.campaign):
         context = dashboard_view(session, request.user)
         template = "play/dashboard.html"
-        context["tap_key"] = new_request_key()  # the one-tap actions of this rendering (one action each)
+        # the one-tap actions of this rendering, one action each: "<tap key>-<character>-<action>"
+        # stays within the request key's 40 characters
+        context["tap_key"] = secrets.token_hex(8)
         context["toolbar"] = TOOLBAR
     else:
         context = phone_view(session, request.user)
@@ -92,7 +95,7 @@ def done(request, session, error: str | None = None, *, region_name: str = "chec
 
 
 def form_errors(form) -> str:
-    return " ".join(f"{form.fields[name].label if name in form.fields else ''} {' '.join(errors)}".strip()
+    return " ".join(f"{(form.fields[name].label or '') if name in form.fields else ''} {' '.join(errors)}".strip()
                     for name, errors in form.errors.items())
 
 

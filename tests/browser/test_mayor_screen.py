@@ -1,0 +1,96 @@
+"""The Mayor's screen (issue #10): at 1280x800, with 4 protagonists and 3 NPCs, what is open now,
+every character as a compact card and the live feed are on screen without scrolling the page; it
+works on a tablet in portrait and on a phone. Screenshots of each go to test-artifacts/screenshots/
+(docs/sessions.md shows them); axe-core finds no serious or critical violation."""
+
+import re
+import subprocess
+import sys
+
+from tests.browser.conftest import assert_accessible, shot
+from tests.browser.test_session_flow import log_in
+from tests.servers import ROOT
+
+SETUP = """
+from tests.factories import make_campaign, make_minion, make_protagonist, make_user
+from frontera.play.services.checks import check_request
+from frontera.play.services.combat import Fighter, combat_start
+from frontera.play.services.sessions import session_start
+mayor = make_user("alcalde_{tag}")
+players = [make_user(f"p{{n}}_{tag}") for n in range(4)]
+campaign = make_campaign(mayor, name="Pantalla {tag}", players=players)
+names = ["Clementine", "Djamal", "Policarpo", "Eulalia"]
+heroes = [make_protagonist(campaign, p, name=n) for p, n in zip(players, names)]
+npcs = [make_minion(campaign, name=n) for n in ("Jeb Hartley", "Sheriff Moody", "Esbirro")]
+session = session_start(campaign=campaign, by=mayor, characters=heroes)
+check_request(session=session, by=mayor, characters=heroes[:2], trait="sentidos", skill="percepcion",
+              label="Huellas en el barro")
+combat_start(session=session, by=mayor, fighters=[Fighter(heroes[2], "a"), Fighter(npcs[0], "b")])
+print(session.pk)
+"""
+
+VIEWPORTS = {"laptop": (1280, 800), "tablet": (768, 1024)}
+
+
+def _inside(page, locator) -> bool:
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= size["width"] + 1 \
+        and box["y"] < size["height"]
+
+
+def test_the_mayors_screen_at_a_laptop_a_tablet_and_a_phone(browser, app_server, phone):
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP.format(tag="ms")], cwd=ROOT,
+                         env=app_server.env, check=True, capture_output=True, text=True).stdout
+    session_url = f"/sesiones/{int(out.split()[-1])}/"
+    for name, (width, height) in VIEWPORTS.items():
+        context = browser.new_context(viewport={"width": width, "height": height}, base_url=app_server.url,
+                                      locale="es-ES")
+        context.set_default_timeout(10_000)
+        try:
+            mayor = context.new_page()
+            log_in(mayor, "alcalde_ms")
+            mayor.goto(session_url)
+            cards = mayor.get_by_test_id("seats").locator("li.char-card")
+            assert cards.count() == 8  # 4 protagonists, 3 NPCs and minions, the Mayor's cards
+            shot(mayor, f"mayor-screen-{name}-{width}x{height}")
+            assert_accessible(mayor, f"mayor-screen-{name}")
+            if name == "laptop":
+                # nothing needs the page to scroll: the toolbar, what is open now, every character
+                # card and the feed are all on the first screen
+                lowest = mayor.evaluate("""() => [...document.querySelectorAll('body *')]
+                    .filter(e => e.getBoundingClientRect().bottom > innerHeight + 2 && !e.closest('.dashboard > div'))
+                    .map(e => e.tagName + '.' + e.className + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().bottom))""")
+                assert mayor.evaluate("document.documentElement.scrollHeight") <= height + 2, lowest
+                assert _inside(mayor, mayor.get_by_test_id("toolbar"))
+                assert _inside(mayor, mayor.locator("#checks"))
+                assert _inside(mayor, mayor.get_by_test_id("feed"))
+                for i in range(cards.count()):
+                    box = cards.nth(i).bounding_box()
+                    assert box["y"] + box["height"] <= height, (i, box)
+                # a call opens a dialog, and the new check shows in the open-now column
+                mayor.get_by_test_id("open-check").click()
+                dialog = mayor.get_by_test_id("dialog")
+                dialog.locator("form.call-check").get_by_label("Eulalia").check()
+                dialog.locator("select[name=trait]").select_option("cabeza")
+                shot(mayor, "mayor-screen-laptop-dialog")
+                assert_accessible(mayor, "mayor-screen-dialog")
+                dialog.get_by_test_id("call-check").dblclick()  # a double click is one check
+                dialog.wait_for(state="hidden")
+                checks = mayor.locator("#checks article.check-trait")
+                checks.filter(has_text="Eulalia").first.wait_for()
+                assert checks.filter(has_text="Eulalia").count() == 1
+                assert _inside(mayor, checks.filter(has_text="Eulalia").first)
+                shot(mayor, "mayor-screen-laptop-after-call")
+        finally:
+            context.close()
+    player = phone()
+    log_in(player, "p0_ms")
+    player.goto(session_url)
+    player.get_by_role("button", name=re.compile(r"Robar \d+ cartas?")).wait_for()
+    header = player.locator("header.topbar").bounding_box()
+    assert header["height"] <= 0.15 * 844, header  # a compact header on the phone
+    draw = player.get_by_role("button", name=re.compile(r"Robar \d+ cartas?")).bounding_box()
+    assert draw["y"] + draw["height"] <= 844  # what is asked of the player is on the first screen
+    shot(player, "mayor-screen-phone-390x844")
+    assert_accessible(player, "mayor-screen-phone")
