@@ -355,3 +355,25 @@ class ActionKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.session_id}:{self.key}"
+
+
+class TableUndo(models.Model):
+    """What undoes one of the Mayor's table actions on a character's tracks (a track change, an
+    accident, a drink that moved no card): the sheet and the session's tallies before and after, and
+    the session's last event right after it. It may be undone while both are still as it left them
+    and nobody has acted since (``services.table_tools.table_undo``)."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="undos")
+    character = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="+")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    message = models.JSONField(default=dict)  # the action's own feed line, to name it
+    sheet_before = models.JSONField()
+    sheet_after = models.JSONField()
+    tallies_before = models.JSONField(default=dict)
+    tallies_after = models.JSONField(default=dict)
+    after_event = models.BigIntegerField()
+    undone = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"undo {self.session_id}:{self.pk}"

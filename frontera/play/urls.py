@@ -28,6 +28,7 @@ urlpatterns = [
     path("sesiones/<int:pk>/terminar/", sessions.session_end, name="play_session_end"),
     path("sesiones/<int:pk>/incorporar/", sessions.late_join, name="play_join"),
     path("sesiones/<int:pk>/personajes/", table_tools.table_action, name="play_table_action"),
+    path("sesiones/<int:pk>/deshacer/", table_tools.table_undo, name="play_table_undo"),
     path("sesiones/<int:pk>/combate/", combat.combat_new, name="play_combat_new"),
     path("sesiones/<int:pk>/combate/<int:combat_id>/<int:character_id>/declarar/", combat.combat_declare,
          name="play_combat_declare"),

@@ -12,6 +12,7 @@ from frontera.play.selectors.core import (
     Viewer,
     by_suit,
     character_row,
+    render_message,
     seat_row,
     session_feed,
     session_version,
@@ -20,6 +21,7 @@ from frontera.play.selectors.core import (
 )
 from frontera.play.selectors.exchanges import exchanges_view
 from frontera.play.selectors.gambling import banca_view, drinking_duels_view
+from frontera.play.services.table_tools import undoable
 from frontera.rules import session as rules_session
 
 
@@ -85,8 +87,18 @@ def dashboard_view(session: GameSession, user) -> dict:
         exchanges=exchanges_view(session, viewer, state),
         bancas=banca_view(session, viewer),
         duels=drinking_duels_view(session, viewer),
+        undo=_undo_row(session),
     )
     return context
+
+
+def _undo_row(session: GameSession) -> dict | None:
+    """The Mayor's last table action, if it may still be undone, named by its own feed line."""
+    undo = undoable(session)
+    if undo is None:
+        return None
+    message = dict(undo.message)
+    return {"pk": undo.pk, "text": render_message(message.pop("_msg"), message)}
 
 
 def phone_view(session: GameSession, user) -> dict:

@@ -8,15 +8,25 @@ Sobriedad), FR-EXCH-5 (the exchanges drunkenness causes), FR-CHK-6 (the dead man
 
 from __future__ import annotations
 
+import copy
 import secrets
 from collections.abc import Callable
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from frontera.characters.models import Character
-from frontera.play.models import MAYOR_SEAT, ActionKey, Exchange, GameSession, seat_key
+from frontera.play.models import (
+    MAYOR_SEAT,
+    ActionKey,
+    Exchange,
+    GameSession,
+    SessionEvent,
+    TableUndo,
+    seat_key,
+)
 from frontera.play.services.core import (
     E_NOT_PROTAGONIST,
     N_DISCARDED,
@@ -93,6 +103,7 @@ def track_change(*, session: GameSession, by, character: Character, track: str, 
     the Mayor's decision, with the Borracho swap when sobriety drops to it (FR-SOB-1)."""
     session = lock_session(session)
     character, sheet = lock_character(session, character)
+    sheet_before, tallies_before = character.sheet, copy.deepcopy(session.tallies)
     if not isinstance(amount, int) or amount == 0:
         raise SessionError(E_BAD_TRACK_CHANGE)
     try:
@@ -109,12 +120,12 @@ def track_change(*, session: GameSession, by, character: Character, track: str, 
                who=character.name, track=msg(TRACK_LABELS[track]), before=level_name(track, before),
                after=level_name(track, after), note=f" ({note.strip()[:120]})" if note.strip() else "")
     sync_combat(session, character, sheet, log)  # the override wins over the fight's automated result
+    due = []
     if track == "sobriety":
-
         rng, _seed = new_rng()
-        drunk_exchanges(session, log, character, exchanges_due(before, after, mode=session.mode,
-                                                               protagonist=character.kind == "protagonist"), rng)
-    log.flush()
+        due = exchanges_due(before, after, mode=session.mode, protagonist=character.kind == "protagonist")
+        drunk_exchanges(session, log, character, due, rng)
+    _remember(session, by, character, log, sheet_before, tallies_before, undoable=not due)
     return character
 
 
@@ -123,9 +134,9 @@ def accident(*, session: GameSession, by, character: Character, cause: str, metr
              agility: str | None = None) -> Character:
     """A fall (1 level per 5 m) or being run over (train 4, coach or horse 2), reduced by a Músculo
     (Agilidad) outcome (Éxito 2, Éxito parcial 1) (FR-HLT-4)."""
-
     session = lock_session(session)
     character, sheet = lock_character(session, character)
+    sheet_before, tallies_before = character.sheet, copy.deepcopy(session.tallies)
     try:
         damage = accident_damage(cause, metres=metres, agility=agility or None)
         before = sheet.health
@@ -138,7 +149,7 @@ def accident(*, session: GameSession, by, character: Character, cause: str, metr
                rules=["FR-HLT-4", "FR-HLT-1"], who=character.name, cause=msg(ACCIDENT_LABELS.get(cause, cause)),
                damage=msg(N_LEVELS, n=damage), before=level_name("health", before), after=level_name("health", sheet.health))
     sync_combat(session, character, sheet, log)
-    log.flush()
+    _remember(session, by, character, log, sheet_before, tallies_before)
     return character
 
 
@@ -203,9 +214,9 @@ def threat(*, session: GameSession, by, character: Character) -> Character:
 def drink(*, session: GameSession, by, character: Character) -> Character:
     """One more drink of heavy drinking (FR-SOB-3): the alcohol level rises, the automatic level
     applies, a dead man's hand is drawn when due; Borracho swaps a card with the Mayor (FR-SOB-1)."""
-
     session = lock_session(session)
     character, sheet = lock_character(session, character)
+    sheet_before, tallies_before = character.sheet, copy.deepcopy(session.tallies)
     alcohol = session.tallies.setdefault("alcohol", {})
     rng, seed = new_rng()
     try:
@@ -231,7 +242,7 @@ def drink(*, session: GameSession, by, character: Character) -> Character:
                before=level_name("sobriety", before), after=level_name("sobriety", after), seed=seed)
     drunk_exchanges(session, log, character, event["due"], rng)
     sync_combat(session, character, sheet, log)
-    log.flush()
+    _remember(session, by, character, log, sheet_before, tallies_before, undoable=not event["due"])
     return character
 
 
@@ -284,3 +295,63 @@ DURATION_LABELS = {  # plural forms by "n" (frontera.rules.errors.ngettext, rend
     "hour": ngettext("%(n)s hour", "%(n)s hours", "n"), "day": ngettext("%(n)s day", "%(n)s days", "n"),
     "month": ngettext("%(n)s month", "%(n)s months", "n"),
 }
+
+
+# --- undo -----------------------------------------------------------------------------------------
+
+E_NOTHING_TO_UNDO = _("There is no table action to undo.")
+E_UNDO_TOO_LATE = _("The table has moved on since that action: it can no longer be undone.")
+
+
+def _remember(session: GameSession, by, character: Character, log: EventLog, sheet_before: dict,
+              tallies_before: dict, *, undoable: bool = True) -> None:
+    """Write the action's log, then keep what undoes it: a track change, an accident or a drink
+    that moved no card and opened no exchange (those cannot be taken back)."""
+    what = next((row for row in reversed(log.rows) if row.kind == SessionEvent.Kind.DECISION), None)
+    log.flush()
+    if not undoable or what is None:
+        TableUndo.objects.filter(session=session, undone=False).update(undone=True)  # nothing left to undo
+        return
+    last = SessionEvent.objects.filter(session=session).aggregate(m=Max("pk"))["m"] or 0
+    TableUndo.objects.create(
+        session=session, by=by, character=character, message={"_msg": what.message, **what.params},
+        sheet_before=sheet_before, sheet_after=character.sheet, tallies_before=tallies_before,
+        tallies_after=copy.deepcopy(session.tallies), after_event=last,
+    )
+
+
+def undoable(session: GameSession) -> TableUndo | None:
+    """The Mayor's last table action if it may still be undone: nobody has acted since (the session's
+    log ends with it), and the sheet and the tallies are as it left them."""
+    undo = TableUndo.objects.filter(session=session).select_related("character").order_by("-pk").first()
+    if undo is None or undo.undone:
+        return None
+    last = SessionEvent.objects.filter(session=session).aggregate(m=Max("pk"))["m"] or 0
+    if last != undo.after_event or undo.character.sheet != undo.sheet_after or session.tallies != undo.tallies_after:
+        return None
+    return undo
+
+
+@transaction.atomic
+def table_undo(*, session: GameSession, by) -> Character:
+    """The Mayor undoes his last table action (a track change, an accident, a drink) while nobody has
+    acted since and it revealed or moved no card: the sheet and the tallies go back to what they were,
+    an open fight takes the restored levels, and the log says what was undone."""
+    session = lock_session(session)
+    undo = TableUndo.objects.select_for_update().filter(session=session).order_by("-pk").first()
+    if undo is None or undo.undone:
+        raise SessionError(E_NOTHING_TO_UNDO)
+    if undoable(session) is None:
+        raise SessionError(E_UNDO_TOO_LATE)
+    character, _sheet = lock_character(session, undo.character)
+    sheet = rules_characters.Character.from_json(undo.sheet_before)
+    save_sheet(character, sheet)
+    session.tallies = undo.tallies_before
+    session.save(update_fields=["tallies"])
+    undo.undone = True
+    undo.save(update_fields=["undone"])
+    log = EventLog(session, by, [])
+    log.decide(gettext_noop("The Mayor undoes his last table action: %(what)s"), who=character.name, what=undo.message)
+    sync_combat(session, character, sheet, log)  # the fight takes the restored levels
+    log.flush()
+    return character

@@ -55,3 +55,15 @@ def table_action(request, pk: int):
     except SessionError as err:
         return done(request, session, error=str(err))
     return done(request, session)
+
+
+@login_required
+@require_POST
+def table_undo(request, pk: int):
+    """The Mayor undoes his last table action while nobody has acted since."""
+    session = session_for_mayor(request.user, pk)
+    try:
+        table_tools_actions.table_undo(session=session, by=request.user)
+    except SessionError as err:
+        return done(request, session, error=str(err), region_name="board")
+    return done(request, session, region_name="board")
