@@ -593,6 +593,12 @@ def submit_jam(state: State, key: str, card: Card | str) -> tuple[State, Events]
     return new, [{"type": "jam", "key": key, "card": drawn.uid, "loses_turn": loses_turn}]
 
 
+def npcs_to_draw(state: State) -> list[str]:
+    """The non-player characters still to declare and draw this turn: players declare after them
+    (FR-CMB-1)."""
+    return [other for other in _acting(state) if state["combatants"][other]["is_npc"] and not _has_drawn(state, other)]
+
+
 def declare(
     state: State,
     key: str,
@@ -631,10 +637,7 @@ def declare(
     if key in state["declarations"]:
         raise RulesError(E_ALREADY_DECLARED, key=key)
     if not spec["is_npc"]:
-        waiting = [
-            other for other in _acting(state)
-            if state["combatants"][other]["is_npc"] and not _has_drawn(state, other)
-        ]
+        waiting = npcs_to_draw(state)
         if waiting:
             raise RulesError(E_NPCS_FIRST, keys=", ".join(waiting))
 

@@ -3,6 +3,7 @@ FR-CMB-11), mount and holster declarations (FR-CMB-9, FR-CMB-10), medical attent
 whole turn (FR-CHK-5), the death roll (FR-HLT-3) and the Mayor's override during a fight."""
 
 import dataclasses
+import re
 
 import pytest
 from django.urls import reverse
@@ -383,3 +384,19 @@ def test_fr_cmb_11_a_knife_declared_for_melee_is_accepted_as_the_catalogue_says(
     key = combat_key(hero.pk)
     assert state["declarations"][key]["technique"] == "melee"
     assert state["declarations"][key]["weapon"] == "cuchillo"
+
+
+def test_fr_cmb_1_a_players_declaration_waits_visibly_until_the_npcs_have_drawn(client):
+    """Issue #10: before the NPCs have declared and drawn, the player's form says whom it waits for
+    and its Declare button is disabled; once they have drawn, the button is live."""
+    session, mayor, [(player, hero)], minions, combat = _fight(minions=1)
+    client.force_login(player)
+    url = session.get_absolute_url() + "?fragment=combat"
+    page = client.get(url, **HX).text
+    assert f'data-testid="wait-npcs-{hero.pk}"' in page and minions[0].name in page
+    assert re.search(rf'data-testid="declare-{hero.pk}" disabled', page)
+    combat_declare(combat=combat, by=mayor, character=minions[0], technique="pelea", target=hero)
+    combat_draw(combat=combat, by=mayor, character=minions[0])
+    page = client.get(url, **HX).text
+    assert f'data-testid="wait-npcs-{hero.pk}"' not in page
+    assert not re.search(rf'data-testid="declare-{hero.pk}" disabled', page)

@@ -54,6 +54,7 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
     names = {combat_key(pk): c.name for pk, c in characters.items()}
     revealed = bool(state.get("revealed"))
     phase = rules_combat.phase(state)
+    waiting = rules_combat.npcs_to_draw(state) if not revealed else []
     rows = []
     for key, spec in state["combatants"].items():
         character = characters[int(key[1:])]
@@ -93,6 +94,8 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
             "can_declare": can_act and decl is None and not revealed and phase in ("declare", "choose", "reveal")
             and rules_combat.why_not_acting(state, key) is None,
             "out": rules_combat.why_not_acting(state, key) if not revealed else None,
+            # a player's declaration waits, visibly, until the NPCs have declared and drawn (FR-CMB-1)
+            "waiting_for": [names.get(k, k) for k in waiting] if not spec["is_npc"] else [],
             "mount": spec.get("mount") or "none", "holstered": bool(spec.get("holstered")),
             "cover_label": gettext(COVER_LABELS[spec["cover"]]),
             "mount_label": gettext(MOUNT_LABELS[spec.get("mount") or "none"]) if spec.get("mount") else "",
