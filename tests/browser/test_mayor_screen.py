@@ -82,6 +82,14 @@ def test_the_mayors_screen_at_a_laptop_a_tablet_and_a_phone(browser, app_server,
                 assert checks.filter(has_text="Eulalia").count() == 1
                 assert _inside(mayor, checks.filter(has_text="Eulalia").first)
                 shot(mayor, "mayor-screen-laptop-after-call")
+                # every other page of a session the Mayor meets, axe-checked too
+                for path, shot_name in ((session_url + "terminar/", "confirm-end"),
+                                        (session_url + "formularios/duel/", "form-page-duel"),
+                                        (session_url + "historial/", "history"),
+                                        (session_url + "historial/graficos/", "history-charts")):
+                    mayor.goto(path)
+                    shot(mayor, f"mayor-screen-{shot_name}")
+                    assert_accessible(mayor, f"mayor-screen-{shot_name}")
         finally:
             context.close()
     player = phone()
