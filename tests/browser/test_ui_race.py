@@ -135,6 +135,12 @@ def test_a_push_does_not_wipe_a_declaration_being_filled_in(browser, app_server,
         ana.goto(session_url)
         ana.get_by_test_id(f"declare-{hero_pk}").wait_for()
         ana.wait_for_timeout(500)  # the SSE stream is open
+        # the weapon list follows the technique (issue #10): Pelea offers no weapon, Disparo rápido the revolver
+        ana.locator(f"#tech-{hero_pk}").select_option("pelea")
+        assert ana.locator(f"#weapon-{hero_pk}").input_value() == ""
+        assert ana.locator(f"#weapon-{hero_pk} option[value='revolver']").is_disabled()
+        ana.locator(f"#tech-{hero_pk}").select_option("disparo_rapido")
+        ana.locator(f"#weapon-{hero_pk}").select_option("revolver")
         ana.locator(f"#mount-{hero_pk}").select_option("trot")
         ana.locator(f"#special-{hero_pk}").select_option("asustar")
         bandit_locked = ana.get_by_test_id("lockstrip").get_by_text(re.compile("Bandido: elegido"))
@@ -173,7 +179,10 @@ def test_a_refused_action_keeps_its_message_after_a_held_push(browser, app_serve
         ana.goto(f"/sesiones/{session_pk}/")
         ana.get_by_test_id(f"declare-{hero_pk}").wait_for()
         ana.wait_for_timeout(500)
-        ana.locator(f"#tech-{hero_pk}").select_option("pelea")  # Pelea with the revolver: refused
+        # the revolver at largo: refused (the weapon list follows the technique, so the old "Pelea
+        # with the revolver" cannot be sent any more)
+        ana.locator(f"#tech-{hero_pk}").select_option("disparo_rapido")
+        ana.locator(f"#combat select[name^='band_']").first.select_option("largo")
         _call_djamal(mayor)
         ana.get_by_test_id("feed").get_by_text(re.compile("Djamal")).first.wait_for()
         ana.get_by_test_id(f"declare-{hero_pk}").click()

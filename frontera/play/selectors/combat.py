@@ -87,7 +87,7 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
             "max_plays": state["max_plays"].get(key),
             "locked": key in state["plays"],
             "chosen": [card_view(p["card"], p.get("suit") or "") for p in plays] if (holds or revealed) else [],
-            "weapons": [w["name"] for w in spec["weapons"]],
+            "weapons": [(w["name"], " ".join(_techniques_for(w))) for w in spec["weapons"]],
             **_declare_defaults(spec),
             "enemies": [(characters[int(k[1:])].pk, names[k]) for k, s in state["combatants"].items()
                         if s["side"] != spec["side"]],
@@ -142,6 +142,15 @@ def _declare_defaults(spec) -> dict:
 
 
 WEAPON_TECHNIQUE = {"ranged": rules_combat.DISPARO_RAPIDO, "melee": rules_combat.MELEE, "thrown": rules_combat.THROWN}
+
+
+def _techniques_for(weapon: dict) -> list[str]:
+    """The techniques a carried weapon may be declared with (FR-CMB-2, FR-CHAR-5): the phone's
+    weapon list shows only those of the chosen technique."""
+    techniques = [t for t, kind in rules_combat.TECHNIQUE_WEAPON.items() if kind == weapon.get("kind")]
+    if weapon.get("in_hand"):
+        techniques.append(rules_combat.MELEE)
+    return techniques
 
 
 def duel_weapons(session: GameSession) -> list[tuple[str, str]]:
