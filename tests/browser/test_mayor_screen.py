@@ -102,3 +102,32 @@ def test_the_mayors_screen_at_a_laptop_a_tablet_and_a_phone(browser, app_server,
     assert draw["y"] + draw["height"] <= 844  # what is asked of the player is on the first screen
     shot(player, "mayor-screen-phone-390x844")
     assert_accessible(player, "mayor-screen-phone")
+
+
+def test_the_mayor_withdraws_a_check_and_undoes_a_drink_in_the_browser(browser, app_server):
+    """Issue #10, in the browser at 1280x800: withdrawing a check asks first and the check closes as
+    withdrawn; a drink given by mistake is undone from the table, and the undo is in the feed."""
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP.format(tag="wu")], cwd=ROOT,
+                         env=app_server.env, check=True, capture_output=True, text=True).stdout
+    session_url = f"/sesiones/{int(out.split()[-1])}/"
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=app_server.url, locale="es-ES")
+    context.set_default_timeout(10_000)
+    try:
+        mayor = context.new_page()
+        log_in(mayor, "alcalde_wu")
+        mayor.goto(session_url)
+        check = mayor.locator("#checks article.check-trait").filter(has_text="Huellas en el barro")
+        mayor.once("dialog", lambda dialog: dialog.accept())  # "Withdraw this check?"
+        check.locator("button[data-testid^='withdraw-']").click()
+        mayor.locator("[data-testid^='withdrawn-']").first.wait_for()
+        mayor.get_by_test_id("feed").get_by_text(re.compile("El Mayor retira la prueba")).wait_for()
+        shot(mayor, "mayor-screen-withdrawn")
+        card = mayor.get_by_test_id("seats").locator("li.char-card").filter(has_text="Eulalia")
+        card.locator("button[data-testid^='drink-']").click()
+        mayor.get_by_test_id("undo").wait_for()
+        mayor.get_by_test_id("undo").click()
+        mayor.get_by_test_id("feed").get_by_text(re.compile("El Mayor deshace su última acción")).wait_for()
+        assert mayor.get_by_test_id("undo").count() == 0
+        shot(mayor, "mayor-screen-undone")
+    finally:
+        context.close()
