@@ -198,6 +198,7 @@ class CombatRound(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", _("in progress")
         ENDED = "ended", _("ended")
+        WITHDRAWN = "withdrawn", _("withdrawn")
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="combats")
     turn = models.PositiveIntegerField(default=1)
@@ -358,10 +359,11 @@ class ActionKey(models.Model):
 
 
 class TableUndo(models.Model):
-    """What undoes one of the Mayor's table actions on a character's tracks (a track change, an
-    accident, a drink that moved no card): the sheet and the session's tallies before and after, and
-    the session's last event right after it. It may be undone while both are still as it left them
-    and nobody has acted since (``services.table_tools.table_undo``)."""
+    """What undoes one of the Mayor's table actions on a character (a track change, an accident,
+    drinks that opened no exchange, a threat, a rest): the sheet and the session's tallies before and
+    after, the card movements it made, and the session's last event right after it. It may be undone
+    while all of them are still as it left them and nobody has acted since
+    (``services.table_tools.table_undo``)."""
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="undos")
     character = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="+")
@@ -371,6 +373,7 @@ class TableUndo(models.Model):
     sheet_after = models.JSONField()
     tallies_before = models.JSONField(default=dict)
     tallies_after = models.JSONField(default=dict)
+    moves = models.JSONField(default=list)  # the engine's card events, taken back by rules.session.take_back
     after_event = models.BigIntegerField()
     undone = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

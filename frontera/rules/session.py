@@ -99,6 +99,7 @@ E_BAD_PER_PLAYER = gettext_noop("A late joiner takes 1, 2 or 3 cards from each o
 E_BAD_HOURS = gettext_noop("Hours of rest must be a whole number, 0 or more, not %(hours)s.")
 E_DMH_FROM_MAYOR = gettext_noop("In Con desgaste the dead man's hand comes out of the Mayor's deck.")
 E_NOT_IN_SESSION = gettext_noop("%(card)s is not a card of this session.")
+E_UNDO_CARD_MOVED = gettext_noop("%(card)s has moved since: the action can no longer be taken back.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -657,6 +658,31 @@ def transfer(state: Session, uid: str, giver: str, receiver: str, reason: str) -
     """Move one owned card (deck or own discard) to another player's deck (FR-EXCH-1)."""
     src = deck_zone(giver) if uid in state.player_decks[giver] else discard_zone(giver)
     return move(state, uid, src, deck_zone(receiver), reason)
+
+
+def take_back(state: Session, events: Iterable[dict], rng: random.Random) -> tuple[Session, list[dict]]:
+    """Take back the card movements of one of the Mayor's table actions (his undo, issue #10).
+
+    Each card goes from where the action left it straight back to where it was before the action
+    (its first ``from``), with the reason ``"undo"``; a card that has moved since raises. RULING
+    (docs/sessions.md): a card put back into the shared pile is shuffled in with the pile, so a
+    card the action showed (a threat's card, FR-MOR-3) cannot be known to lie on top; a player's
+    deck needs no shuffle, since it is shuffled before every draw from it (FR-MODE-7, 10, 11).
+    """
+    net: dict[str, list[str]] = {}
+    for event in events:
+        net.setdefault(event["card"], [event["from"], event["to"]])[1] = event["to"]
+    state = state.copy()
+    undone: list[dict] = []
+    for uid, (src, dst) in reversed(net.items()):
+        if src == dst:
+            continue
+        if src == BOX or zone_of(state, uid) != dst or dst.startswith("pending:") or src.startswith("pending:"):
+            raise RulesError(E_UNDO_CARD_MOVED, card=uid)
+        undone.append(move(state, uid, dst, src, "undo"))
+    if any(event["to"] == PILE for event in undone):
+        rng.shuffle(state.pile)
+    return state, undone
 
 
 def leave_game(state: Session, player: str) -> tuple[Session, list[dict]]:

@@ -32,6 +32,7 @@ from frontera.rules.session import (
     E_NOT_PHASE_1,
     E_REPEATED_CARD,
     E_UNKNOWN_CHECK,
+    E_UNDO_CARD_MOVED,
     E_UNKNOWN_PLAYER,
     E_WRONG_MODE,
     Session,
@@ -50,6 +51,7 @@ from frontera.rules.session import (
     rest,
     settle_check,
     switch_to_phase_2,
+    take_back,
     view,
     visible_cards,
     zone_of,
@@ -793,3 +795,37 @@ def test_doctest_examples_hold():
     for module in (session, exchanges):
         result = doctest.testmod(module)
         assert result.attempted and not result.failed
+
+
+# --------------------------------------------------------------------------------------------
+# The Mayor's undo takes card movements back (issue #10; FR-MOR-3, FR-MODE-4, FR-MODE-11)
+# --------------------------------------------------------------------------------------------
+
+
+def test_fr_mode_4_take_back_returns_a_played_card_to_the_pile_shuffled_in():
+    """A one-card check played in phase 1 (the threat of FR-MOR-3: pile → the Mayor's deck) is taken
+    back: the card is in the pile again, the pile is shuffled, every card is still in one zone."""
+    before = normal(3)
+    state, events = draw_for_check(before, MAYOR, 1, "t1", rng(1))
+    card = drawn_cards(state, MAYOR, "t1")[0]
+    state, more = play_cards(state, MAYOR, "t1", [card])
+    state, undone = take_back(state, events + more, rng(2))
+    assert [(e["card"], e["from"], e["to"], e["reason"]) for e in undone] == [(card, f"deck:{MAYOR}", "pile", "undo")]
+    assert sorted(state.pile) == sorted(before.pile) and state.player_decks == before.player_decks
+    assert state.pile != before.pile  # shuffled: the shown card does not sit on top
+    assert_invariants(state)
+
+
+def test_fr_mode_11_take_back_a_rest_and_refuse_a_card_that_moved_since():
+    state = new_session("con_desgaste", PLAYERS, MAYOR, rng=rng(0))
+    for n in range(2):
+        state, _ = play_first(*draw_for_check(state, "ana", 3, f"c{n}", rng(n))[:1], "ana", f"c{n}")
+    before = state
+    state, events = rest(state, "ana", 1, rng(5))
+    back, undone = take_back(state, events, rng(6))
+    assert Counter(back.player_discards["ana"]) == Counter(before.player_discards["ana"])
+    assert Counter(back.player_decks["ana"]) == Counter(before.player_decks["ana"])
+    assert {e["reason"] for e in undone} == {"undo"}
+    assert_invariants(back)
+    moved_on, _ = draw_for_check(state, "ana", len(state.player_decks["ana"]), "c9", rng(7))
+    assert_rejects(take_back, moved_on, E_UNDO_CARD_MOVED, events, rng(8))

@@ -52,7 +52,7 @@ def test_fr_mode_4_a_withdrawn_trait_check_sends_its_drawn_cards_where_unchosen_
     prueba.refresh_from_db()
     assert prueba.withdrawn and prueba.status == Check.Status.RESOLVED
     assert prueba.participants.get().outcome == ""
-    moves = SessionEvent.objects.filter(session=session, prueba=prueba, kind="card", reason="cancelled")
+    moves = SessionEvent.objects.filter(session=session, prueba=prueba, kind="card", reason="withdrawn")
     assert moves.count() == len(drawn)
     assert SessionEvent.objects.filter(session=session, prueba=prueba, message__startswith="The Mayor withdraws").exists()
     assert_conserved(session)
@@ -120,3 +120,48 @@ def test_the_mayor_withdraws_from_the_dashboard_and_a_player_cannot():
     assert prueba.withdrawn
     assert rules_session.all_cards(engine(session))  # the session is intact
     assert_conserved(session)
+
+
+def test_fr_mode_4_a_withdrawn_fight_returns_the_turns_draws_unrevealed_and_says_so(client):
+    """Issue #10: the Mayor withdraws a fight started by mistake; the NPC's drawn cards go where
+    unchosen cards go (phase 1: the shared discard), nothing is revealed, the history says
+    "withdrawn", and a new fight may start."""
+    from frontera.play.models import CombatRound
+    from frontera.play.services.combat import Fighter, combat_declare, combat_draw, combat_start
+
+    session, mayor, seated, (minion,) = make_table(players=1, minions=1)
+    (_player, hero), = seated
+    combat = combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(minion, "b")])
+    combat_declare(combat=combat, by=mayor, character=minion, technique="pelea", target=hero, band="adyacente")
+    combat_draw(combat=combat, by=mayor, character=minion)
+    drawn = [uid for checks in engine(session).pending.values() for entry in checks.values() for uid in entry["cards"]]
+    assert drawn
+    client.force_login(mayor)
+    page = client.get(session.get_absolute_url()).text
+    assert 'data-testid="withdraw-fight"' in page
+    client.post(reverse("play_combat_step", args=[session.pk, combat.pk, "retirar"]), HTTP_HX_REQUEST="true")
+    combat.refresh_from_db()
+    assert combat.status == CombatRound.Status.WITHDRAWN
+    state = engine(session)
+    assert all(not checks for checks in state.pending.values()) and set(drawn) <= set(state.discard)
+    moves = SessionEvent.objects.filter(session=session, kind="card", reason="withdrawn")
+    assert sorted(moves.values_list("card", flat=True)) == sorted(drawn)
+    line = SessionEvent.objects.filter(session=session, message__startswith="The Mayor withdraws the fight").get()
+    assert line.params["turn"] == 1
+    assert_conserved(session)
+    combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(minion, "b")])
+
+
+def test_a_withdrawn_exchange_is_logged_as_a_withdrawal(client):
+    """Issue #10: calling off a pending exchange is a withdrawal in the history; nothing moves."""
+    from frontera.play.services.exchanges import exchange_cancel, exchange_start
+
+    session, mayor, seated, _ = make_table()
+    (_p1, hero), (_p2, other) = seated
+    where = rules_session.zones(engine(session))
+    exchange = exchange_start(session=session, by=mayor, kind="duel", first=hero, second=other)
+    client.force_login(mayor)
+    assert f'data-testid="withdraw-exchange-{exchange.pk}"' in client.get(session.get_absolute_url()).text
+    exchange_cancel(exchange=exchange, by=mayor)
+    assert rules_session.zones(engine(session)) == where
+    assert SessionEvent.objects.filter(session=session, message__startswith="The Mayor withdraws the exchange").exists()

@@ -58,6 +58,8 @@ REASON_LABELS = {
     "played": gettext_noop("played"),
     "unchosen": gettext_noop("not chosen"),
     "cancelled": gettext_noop("returned"),
+    "withdrawn": gettext_noop("withdrawn by the Mayor"),
+    "undo": gettext_noop("undone by the Mayor"),
     "reshuffle": gettext_noop("reshuffled"),
     "recycle": gettext_noop("recycled"),
     "phase_2": gettext_noop("phase 2"),

@@ -454,7 +454,8 @@ def check_withdraw(*, prueba: Check, by) -> Check:
     try:
         for participant in participants:
             if participant.engine_check in state.pending.get(participant.seat, {}):
-                state, more = rules_session.settle_check(state, participant.seat, participant.engine_check)
+                state, more = rules_session.settle_check(state, participant.seat, participant.engine_check,
+                                                         "withdrawn")
                 events += more
     except RulesError as err:
         raise SessionError(rules_message(err)) from err

@@ -60,6 +60,8 @@ from frontera.rules.tracks import draw_penalty
 FIGHT_BEGINS = gettext_noop("A fight begins: %(sides)s. NPCs declare and draw first; everyone chooses in secret.")
 FIGHT_TURN = gettext_noop("Turn %(turn)s of the fight.")
 FIGHT_OVER = gettext_noop("The fight is over.")
+FIGHT_WITHDRAWN = gettext_noop("The Mayor withdraws the fight (%(who)s) in turn %(turn)s: %(cards)s back where "
+                               "unchosen cards go, unrevealed.")
 E_COMBAT_OPEN = _("A fight is already going on: end it first.")
 E_NOT_IN_COMBAT = _("%(name)s is not in this fight.")
 E_COMBAT_ENDED = _("This fight has ended.")
@@ -496,19 +498,36 @@ def combat_next_turn(*, combat: CombatRound, by) -> CombatRound:
 @transaction.atomic
 def combat_end(*, combat: CombatRound, by) -> CombatRound:
     """The Mayor ends the fight; open draws go back where unchosen cards go."""
+    return _close_fight(combat, by, withdrawn=False)
+
+
+@transaction.atomic
+def combat_withdraw(*, combat: CombatRound, by) -> CombatRound:
+    """The Mayor withdraws a fight he started by mistake (issue #10): the turn's drawn and locked-in
+    cards go back where unchosen cards go, by the rules' own movement (FR-MODE-4, 7, 10, 11),
+    unrevealed; what earlier turns revealed stands. The history says it was withdrawn."""
+    return _close_fight(combat, by, withdrawn=True)
+
+
+def _close_fight(combat: CombatRound, by, *, withdrawn: bool) -> CombatRound:
     session, combat = _lock_combat(combat)
     before = load_state(session)
     state, moves = before, []
     for seat, checks in before.pending.items():
         for check_id in list(checks):
             if check_id.startswith(f"r{combat.pk}t"):
-                state, more = rules_session.settle_check(state, seat, check_id)
+                state, more = rules_session.settle_check(state, seat, check_id,
+                                                         "withdrawn" if withdrawn else "cancelled")
                 moves += more
     save_state(session, state)
-    combat.status = CombatRound.Status.ENDED
+    combat.status = CombatRound.Status.WITHDRAWN if withdrawn else CombatRound.Status.ENDED
     combat.save(update_fields=["status"])
     log = EventLog(session, by, [])
     log.cards(moves, before, state)
-    log.decide(FIGHT_OVER, rules=["FR-CMB-1"])
+    if withdrawn:
+        log.decide(FIGHT_WITHDRAWN, rules=["FR-MODE-4", "FR-MODE-7"], turn=combat.turn,
+                   who=", ".join(_fighter_names(combat).values()), cards=msg(N_CARDS, n=len(moves)))
+    else:
+        log.decide(FIGHT_OVER, rules=["FR-CMB-1"])
     log.flush()
     return combat

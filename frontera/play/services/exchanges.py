@@ -423,7 +423,8 @@ EXCHANGE_LABELS = {
 
 @transaction.atomic
 def exchange_cancel(*, exchange: Exchange, by) -> Exchange:
-    """The Mayor calls off a pending exchange (e.g. started by mistake); nothing has moved yet."""
+    """The Mayor withdraws a pending exchange (e.g. started by mistake); nothing has moved yet, and
+    the history says it was withdrawn."""
     session = lock_session(GameSession(pk=exchange.session_id))
     exchange = Exchange.objects.get(pk=exchange.pk)
     if exchange.status == Exchange.Status.CANCELLED:
@@ -433,7 +434,7 @@ def exchange_cancel(*, exchange: Exchange, by) -> Exchange:
     exchange.status = Exchange.Status.CANCELLED
     exchange.save(update_fields=["status"])
     log = EventLog(session, by, [])
-    log.decide(gettext_noop("The Mayor calls off an exchange between %(a)s and %(b)s."),
+    log.decide(gettext_noop("The Mayor withdraws the exchange between %(a)s and %(b)s: no card had moved."),
                rules=EXCHANGE_RULES[exchange.kind], a=exchange.first_name,
                b=msg(exchange.second_name) if exchange.second == MAYOR_SEAT else exchange.second_name)
     log.flush()

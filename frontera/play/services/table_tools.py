@@ -170,13 +170,16 @@ def table_action_once[T](*, session: GameSession, request_key: str, run: Callabl
     return result
 
 
+@transaction.atomic
 def threat(*, session: GameSession, by, character: Character) -> Character:
     """FR-MOR-3: the Mayor draws a random card; above the character's Confianza it costs 1 level of
     Moral. RULING (docs/sessions.md): the card is drawn like the Mayor's own one-card check and
-    played, so it moves like any played card and the deck keeps its count."""
+    played, so it moves like any played card and the deck keeps its count. It can be undone while
+    nobody has acted since, unless its draw reshuffled the pile or began phase 2."""
 
     session = lock_session(session)
     character, sheet = lock_character(session, character)
+    sheet_before, tallies_before = character.sheet, copy.deepcopy(session.tallies)
     before_state = load_state(session)
     rng, seed = new_rng()
     check_id = f"t{secrets.token_hex(4)}"
@@ -206,8 +209,28 @@ def threat(*, session: GameSession, by, character: Character) -> Character:
                result=msg(gettext_noop("one level of Moral lost")) if after != before
                else msg(gettext_noop("no effect")))
     sync_combat(session, character, sheet, log)
-    log.flush()
+    plain_draw = all(e["reason"] in ("draw", "played") for e in events) and state.phase == before_state.phase
+    _remember(session, by, character, log, sheet_before, tallies_before, moves=events, undoable=plain_draw)
     return character
+
+
+@transaction.atomic
+def drinks(*, session: GameSession, by, character: Character, count: int = 1) -> Character:
+    """Several drinks in one go (FR-SOB-3): drunk one by one, all or none, and undone as one."""
+    first = TableUndo.objects.filter(session=session).aggregate(m=Max("pk"))["m"] or 0
+    for _drink in range(max(1, count)):
+        drink(session=session, by=by, character=character)
+    rows = list(TableUndo.objects.filter(session=session, pk__gt=first, undone=False).order_by("pk"))
+    if count > 1 and len(rows) == count:  # every drink could be undone: keep one undo for them all
+        whole, last = rows[0], rows[-1]
+        whole.sheet_after, whole.tallies_after, whole.after_event = last.sheet_after, last.tallies_after, last.after_event
+        whole.message = {"_msg": N_DRINKS, "n": count, "who": character.name}
+        whole.save(update_fields=["sheet_after", "tallies_after", "after_event", "message"])
+        TableUndo.objects.filter(pk__in=[r.pk for r in rows[1:]]).delete()
+    return character
+
+
+N_DRINKS = ngettext("%(n)s drink for %(who)s", "%(n)s drinks for %(who)s", "n")
 
 
 @transaction.atomic
@@ -274,6 +297,7 @@ def rest(*, session: GameSession, by, character: Character, hours: int) -> Chara
     character, _sheet = lock_character(session, character)
     if character.kind != Character.Kind.PROTAGONIST:
         raise SessionError(E_NOT_PROTAGONIST % {"name": character.name})
+    sheet_before, tallies_before = character.sheet, copy.deepcopy(session.tallies)
     before = load_state(session)
     rng, seed = new_rng()
     try:
@@ -286,7 +310,7 @@ def rest(*, session: GameSession, by, character: Character, hours: int) -> Chara
     log.decide(gettext_noop("%(who)s rests %(hours)s: %(cards)s back into their deck."),
                rules=["FR-MODE-11"], who=character.name, hours=msg(DURATION_LABELS["hour"], n=hours),
                cards=msg(N_DISCARDED, n=len(events)), seed=seed)
-    log.flush()
+    _remember(session, by, character, log, sheet_before, tallies_before, moves=events)
     return character
 
 
@@ -304,9 +328,9 @@ E_UNDO_TOO_LATE = _("The table has moved on since that action: it can no longer 
 
 
 def _remember(session: GameSession, by, character: Character, log: EventLog, sheet_before: dict,
-              tallies_before: dict, *, undoable: bool = True) -> None:
-    """Write the action's log, then keep what undoes it: a track change, an accident or a drink
-    that moved no card and opened no exchange (those cannot be taken back)."""
+              tallies_before: dict, *, moves: list[dict] | None = None, undoable: bool = True) -> None:
+    """Write the action's log, then keep what undoes it: the sheet and tallies before and after and
+    the cards it moved (a drink that opened an exchange cannot be taken back)."""
     what = next((row for row in reversed(log.rows) if row.kind == SessionEvent.Kind.DECISION), None)
     log.flush()
     if not undoable or what is None:
@@ -316,7 +340,7 @@ def _remember(session: GameSession, by, character: Character, log: EventLog, she
     TableUndo.objects.create(
         session=session, by=by, character=character, message={"_msg": what.message, **what.params},
         sheet_before=sheet_before, sheet_after=character.sheet, tallies_before=tallies_before,
-        tallies_after=copy.deepcopy(session.tallies), after_event=last,
+        tallies_after=copy.deepcopy(session.tallies), moves=moves or [], after_event=last,
     )
 
 
@@ -334,9 +358,11 @@ def undoable(session: GameSession) -> TableUndo | None:
 
 @transaction.atomic
 def table_undo(*, session: GameSession, by) -> Character:
-    """The Mayor undoes his last table action (a track change, an accident, a drink) while nobody has
-    acted since and it revealed or moved no card: the sheet and the tallies go back to what they were,
-    an open fight takes the restored levels, and the log says what was undone."""
+    """The Mayor undoes his last table action (a track change, an accident, drinks, a threat, a
+    rest) while nobody has acted since: the sheet and the tallies go back to what they were, the
+    cards it moved go back where they were by :func:`rules.session.take_back` (a threat's card is
+    shuffled back into the pile it came from), an open fight takes the restored levels, and the log
+    says what was undone."""
     session = lock_session(session)
     undo = TableUndo.objects.select_for_update().filter(session=session).order_by("-pk").first()
     if undo is None or undo.undone:
@@ -344,13 +370,22 @@ def table_undo(*, session: GameSession, by) -> Character:
     if undoable(session) is None:
         raise SessionError(E_UNDO_TOO_LATE)
     character, _sheet = lock_character(session, undo.character)
+    log = EventLog(session, by, [])
+    if undo.moves:
+        before = load_state(session)
+        rng, _seed = new_rng()
+        try:
+            state, events = rules_session.take_back(before, undo.moves, rng)
+        except RulesError as err:
+            raise SessionError(rules_message(err)) from err
+        save_state(session, state)
+        log.cards(events, before, state)
     sheet = rules_characters.Character.from_json(undo.sheet_before)
     save_sheet(character, sheet)
     session.tallies = undo.tallies_before
     session.save(update_fields=["tallies"])
     undo.undone = True
     undo.save(update_fields=["undone"])
-    log = EventLog(session, by, [])
     log.decide(gettext_noop("The Mayor undoes his last table action: %(what)s"), who=character.name, what=undo.message)
     sync_combat(session, character, sheet, log)  # the fight takes the restored levels
     log.flush()

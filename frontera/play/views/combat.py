@@ -133,11 +133,11 @@ def combat_choose(request, pk: int, combat_id: int, character_id: int):
 @login_required
 @require_POST
 def combat_step(request, pk: int, combat_id: int, step: str):
-    """The Mayor's buttons: reveal, next turn, end the fight."""
+    """The Mayor's buttons: reveal, next turn, end the fight, withdraw it."""
     session = session_for_mayor(request.user, pk)
     combat = get_object_or_404(CombatRound, pk=combat_id, session=session)
     action = {"revelar": combat_actions.combat_reveal, "siguiente": combat_actions.combat_next_turn,
-              "terminar": combat_actions.combat_end}.get(step)
+              "terminar": combat_actions.combat_end, "retirar": combat_actions.combat_withdraw}.get(step)
     if action is None:
         raise Http404
     try:

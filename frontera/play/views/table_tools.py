@@ -35,9 +35,8 @@ def table_action(request, pk: int):
         if action == "threat":
             return table_tools_actions.threat(session=session, by=request.user, character=character)
         if action == "drink":  # several drinks at once are drunk one by one (FR-SOB-3), all or none
-            for _drink in range(data["drinks"] or 1):
-                result = table_tools_actions.drink(session=session, by=request.user, character=character)
-            return result
+            return table_tools_actions.drinks(session=session, by=request.user, character=character,
+                                              count=data["drinks"] or 1)
         if action == "death":
             return death_actions.death_roll(session=session, by=request.user, character=character,
                                        request_key=data["request_key"])
