@@ -37,12 +37,17 @@ class GameSession(models.Model):
     )
     state = models.JSONField(default=dict)  # frontera.rules.session.Session.to_json()
     tallies = models.JSONField(default=dict)  # per-session counters, e.g. {"alcohol": {"<character id>": 3}}
+    request_key = models.CharField(max_length=40, blank=True)  # the start form's: a double click starts one
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["campaign", "-number"]
-        constraints = [models.UniqueConstraint(fields=["campaign", "number"], name="one_session_number")]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="one_session_number"),
+            models.UniqueConstraint(fields=["campaign", "request_key"], condition=~models.Q(request_key=""),
+                                    name="one_session_per_start_request"),
+        ]
         verbose_name = _("session")
         verbose_name_plural = _("sessions")
 

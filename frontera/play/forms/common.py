@@ -2,6 +2,7 @@
 
 import uuid
 
+from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from frontera.rules import characters as rules_characters
@@ -17,3 +18,15 @@ SUIT_CHOICES = [("", _("—")), ("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", 
 def new_request_key() -> str:
     """A fresh idempotency key for one submission of a form."""
     return uuid.uuid4().hex
+
+
+class RequestKeyForm(forms.Form):
+    """The request key of a one-button form (next turn, end phase 1, undo...): one action per
+    submission. Not a key (missing, too long): the action runs as a keyless call."""
+
+    request_key = forms.CharField(max_length=40, required=False)
+
+
+def posted_request_key(data) -> str:
+    form = RequestKeyForm(data)
+    return form.cleaned_data["request_key"] if form.is_valid() else ""

@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from frontera.play.forms.common import new_request_key
 from frontera.play.models import GameSession
 
 JOIN_CHOICES = [("new_deck", _("a new deck: 8 random cards of it")), ("from_players", _("cards from every other deck"))]
@@ -16,6 +17,7 @@ class SessionStartForm(forms.Form):
                                help_text=_("Empty: one deck per 4 players, the Mayor included."))
     jokers = forms.IntegerField(label=_("Jokers per deck"), min_value=0, max_value=2, initial=2)
     skip_phase_1 = forms.BooleanField(label=_("Skip phase 1 (deal every card now)"), required=False)
+    request_key = forms.CharField(widget=forms.HiddenInput, initial=new_request_key, max_length=40, required=False)
 
     def __init__(self, *args, characters=(), **kwargs):
         super().__init__(*args, **kwargs)

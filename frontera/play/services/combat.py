@@ -29,6 +29,7 @@ from frontera.play.services.core import (
     EventLog,
     SessionError,
     explain_moves,
+    first_submission,
     level_name,
     load_state,
     lock_session,
@@ -133,6 +134,12 @@ def _lock_combat(combat: CombatRound) -> tuple[GameSession, CombatRound]:
     if combat.status != CombatRound.Status.OPEN:
         raise SessionError(E_COMBAT_ENDED)
     return session, combat
+
+
+def _repeated(combat: CombatRound, request_key: str) -> bool:
+    """A second submission of the Mayor's fight buttons (next turn, end, withdraw): locks the
+    session and tells whether ``request_key`` already did its action (see :func:`first_submission`)."""
+    return not first_submission(lock_session(GameSession(pk=combat.session_id)), request_key)
 
 
 def _fighter_names(combat: CombatRound) -> dict[str, str]:
@@ -444,9 +451,12 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by) -> None:
 
 
 @transaction.atomic
-def combat_next_turn(*, combat: CombatRound, by) -> CombatRound:
+def combat_next_turn(*, combat: CombatRound, by, request_key: str = "") -> CombatRound:
     """The next turn (FR-CMB-3): moves and cover apply, penalties carry; on turn 5 and every 5th
-    each fighter who can act draws a dead man's hand for jams (FR-CMB-12): an 8 loses the turn."""
+    each fighter who can act draws a dead man's hand for jams (FR-CMB-12): an 8 loses the turn.
+    A repeated ``request_key`` (a double click) moves on no further."""
+    if _repeated(combat, request_key):
+        return CombatRound.objects.get(pk=combat.pk)
     session, combat = _lock_combat(combat)
     try:
         state, _events = rules_combat.next_turn(combat.state)
@@ -496,20 +506,23 @@ def combat_next_turn(*, combat: CombatRound, by) -> CombatRound:
 
 
 @transaction.atomic
-def combat_end(*, combat: CombatRound, by) -> CombatRound:
-    """The Mayor ends the fight; open draws go back where unchosen cards go."""
-    return _close_fight(combat, by, withdrawn=False)
+def combat_end(*, combat: CombatRound, by, request_key: str = "") -> CombatRound:
+    """The Mayor ends the fight; open draws go back where unchosen cards go. A repeated
+    ``request_key`` answers like the first."""
+    return _close_fight(combat, by, withdrawn=False, request_key=request_key)
 
 
 @transaction.atomic
-def combat_withdraw(*, combat: CombatRound, by) -> CombatRound:
+def combat_withdraw(*, combat: CombatRound, by, request_key: str = "") -> CombatRound:
     """The Mayor withdraws a fight he started by mistake (issue #10): the turn's drawn and locked-in
     cards go back where unchosen cards go, by the rules' own movement (FR-MODE-4, 7, 10, 11),
     unrevealed; what earlier turns revealed stands. The history says it was withdrawn."""
-    return _close_fight(combat, by, withdrawn=True)
+    return _close_fight(combat, by, withdrawn=True, request_key=request_key)
 
 
-def _close_fight(combat: CombatRound, by, *, withdrawn: bool) -> CombatRound:
+def _close_fight(combat: CombatRound, by, *, withdrawn: bool, request_key: str) -> CombatRound:
+    if _repeated(combat, request_key):
+        return CombatRound.objects.get(pk=combat.pk)
     session, combat = _lock_combat(combat)
     before = load_state(session)
     state, moves = before, []

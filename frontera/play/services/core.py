@@ -30,7 +30,7 @@ from frontera.campaigns.permissions import is_mayor_of
 from frontera.characters.models import Character
 from frontera.live.bus import publish_on_commit
 from frontera.messages import engine_text
-from frontera.play.models import MAYOR_SEAT, Check, GameSession, Seat, SessionEvent, seat_key
+from frontera.play.models import MAYOR_SEAT, ActionKey, Check, GameSession, Seat, SessionEvent, seat_key
 from frontera.rules import characters as rules_characters
 from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
@@ -156,6 +156,19 @@ def lock_session(session: GameSession) -> GameSession:
     if locked.status != GameSession.Status.ACTIVE:
         raise SessionError(E_SESSION_ENDED)
     return locked
+
+
+def first_submission(session: GameSession, request_key: str) -> bool:
+    """One action per form submission (issue #10): True the first time ``request_key`` comes for
+    ``session`` (the key is recorded), False for a repeat, whose action is then a no-op answered
+    like the success. Call while holding the session's row lock, inside the action's transaction,
+    so a refused action keeps no key and can be sent again. No key (a caller without a form): True."""
+    if not request_key:
+        return True
+    if ActionKey.objects.filter(session=session, key=request_key).exists():
+        return False
+    ActionKey.objects.create(session=session, key=request_key)
+    return True
 
 
 def load_state(session: GameSession) -> rules_session.Session:

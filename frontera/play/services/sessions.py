@@ -25,6 +25,7 @@ from frontera.play.services.core import (
     N_JOKERS,
     EventLog,
     SessionError,
+    first_submission,
     load_state,
     lock_session,
     msg,
@@ -55,11 +56,15 @@ def session_start(
     jokers: int = 2,
     skip_phase_1: bool = False,
     date: date_cls | None = None,
+    request_key: str = "",
 ) -> GameSession:
     """Start session N+1 of ``campaign`` with the protagonists present (FR-MODE-1, 2, 3, 6, 10, 11,
     FR-CARD-4, 5): the engine deals 8 face-down cards to every player, the Mayor included, and sets
-    the dead man's hand aside; ``skip_phase_1`` deals every card and starts phase 2."""
+    the dead man's hand aside; ``skip_phase_1`` deals every card and starts phase 2. A repeated
+    ``request_key`` (a double click on "start") returns the session already started."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)  # numbers are per campaign
+    if request_key and (started := GameSession.objects.filter(campaign=campaign, request_key=request_key).first()):
+        return started
     present = list(characters)
     for character in present:
         if character.campaign_id != campaign.pk or character.kind != Character.Kind.PROTAGONIST:
@@ -75,7 +80,7 @@ def session_start(
     number = (GameSession.objects.filter(campaign=campaign).aggregate(m=Max("number"))["m"] or 0) + 1
     session = GameSession.objects.create(
         campaign=campaign, number=number, date=date or timezone.localdate(), mode=mode, phase=state.phase,
-        decks=state.decks, jokers=jokers, state=state.to_json(), created_by=by,
+        decks=state.decks, jokers=jokers, state=state.to_json(), created_by=by, request_key=request_key,
     )
     Seat.objects.bulk_create([Seat(session=session, character=c) for c in present])
     log = EventLog(session, by, [])
@@ -151,9 +156,12 @@ def session_join(
 
 
 @transaction.atomic
-def phase_switch(*, session: GameSession, by) -> GameSession:
-    """The Mayor ends phase 1 (FR-MODE-5): the pile and the shared discard go to the Tesoro."""
+def phase_switch(*, session: GameSession, by, request_key: str = "") -> GameSession:
+    """The Mayor ends phase 1 (FR-MODE-5): the pile and the shared discard go to the Tesoro. A
+    repeated ``request_key`` (a double click on the confirmation) switches nothing more."""
     session = lock_session(session)
+    if not first_submission(session, request_key):
+        return session
     before = load_state(session)
     try:
         state, events = rules_session.switch_to_phase_2(before)

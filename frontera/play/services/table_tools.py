@@ -34,6 +34,7 @@ from frontera.play.services.core import (
     EventLog,
     SessionError,
     explain_moves,
+    first_submission,
     level_name,
     load_state,
     lock_character,
@@ -357,13 +358,16 @@ def undoable(session: GameSession) -> TableUndo | None:
 
 
 @transaction.atomic
-def table_undo(*, session: GameSession, by) -> Character:
+def table_undo(*, session: GameSession, by, request_key: str = "") -> Character | None:
     """The Mayor undoes his last table action (a track change, an accident, drinks, a threat, a
     rest) while nobody has acted since: the sheet and the tallies go back to what they were, the
     cards it moved go back where they were by :func:`rules.session.take_back` (a threat's card is
     shuffled back into the pile it came from), an open fight takes the restored levels, and the log
-    says what was undone."""
+    says what was undone. A repeated ``request_key`` (a double click) undoes nothing more and
+    returns ``None``."""
     session = lock_session(session)
+    if not first_submission(session, request_key):
+        return None
     undo = TableUndo.objects.select_for_update().filter(session=session).order_by("-pk").first()
     if undo is None or undo.undone:
         raise SessionError(E_NOTHING_TO_UNDO)

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_POST
 
 from frontera.campaigns.permissions import can_act_for
 from frontera.characters.models import Character
+from frontera.play.forms.common import posted_request_key
 from frontera.play.forms.combat import CombatChooseForm, CombatStartForm, DeathRollForm, DeclareForm
 from frontera.play.models import CombatRound
 from frontera.play.selectors.pages import callable_characters
@@ -133,15 +134,17 @@ def combat_choose(request, pk: int, combat_id: int, character_id: int):
 @login_required
 @require_POST
 def combat_step(request, pk: int, combat_id: int, step: str):
-    """The Mayor's buttons: reveal, next turn, end the fight, withdraw it."""
+    """The Mayor's buttons: reveal, next turn, end the fight, withdraw it (the last three carry a
+    request key: a double click is one action; a second reveal reveals nothing new anyway)."""
     session = session_for_mayor(request.user, pk)
     combat = get_object_or_404(CombatRound, pk=combat_id, session=session)
     action = {"revelar": combat_actions.combat_reveal, "siguiente": combat_actions.combat_next_turn,
               "terminar": combat_actions.combat_end, "retirar": combat_actions.combat_withdraw}.get(step)
     if action is None:
         raise Http404
+    keyed = {} if step == "revelar" else {"request_key": posted_request_key(request.POST)}
     try:
-        action(combat=combat, by=request.user)
+        action(combat=combat, by=request.user, **keyed)
     except SessionError as err:
         return done_combat(request, session, str(err))
     return done_combat(request, session)

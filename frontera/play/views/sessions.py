@@ -10,6 +10,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from frontera.campaigns.permissions import campaign_for_member, can_run_session
 from frontera.characters.models import Character
+from frontera.play.forms.common import new_request_key, posted_request_key
 from frontera.play.forms.sessions import JoinForm, SessionStartForm
 from frontera.play.models import GameSession, Seat
 from frontera.play.selectors.core import sessions_of
@@ -45,7 +46,7 @@ def session_list(request, pk: int):
                     campaign=campaign, by=request.user, mode=form.cleaned_data["mode"],
                     characters=Character.objects.filter(campaign=campaign, pk__in=chosen),
                     decks=form.cleaned_data["decks"], jokers=form.cleaned_data["jokers"],
-                    skip_phase_1=form.cleaned_data["skip_phase_1"],
+                    skip_phase_1=form.cleaned_data["skip_phase_1"], request_key=form.cleaned_data["request_key"],
                 )
             except SessionError as err:
                 form.add_error(None, str(err))
@@ -77,7 +78,7 @@ def phase_two(request, pk: int):
     if request.method == "GET":
         return _confirm(request, session, "phase_two")
     try:
-        sessions_actions.phase_switch(session=session, by=request.user)
+        sessions_actions.phase_switch(session=session, by=request.user, request_key=posted_request_key(request.POST))
     except SessionError as err:
         return done(request, session, error=str(err))
     return done(request, session)
@@ -102,7 +103,7 @@ def _confirm(request, session, what: str):
     button (a plain form: it works without JavaScript) or back to the table."""
     if session.status == GameSession.Status.ENDED or (what == "phase_two" and session.phase != 1):
         return redirect(session)
-    context = {"session": session, "campaign": session.campaign, "what": what,
+    context = {"session": session, "campaign": session.campaign, "what": what, "request_key": new_request_key(),
                "blocking": sessions_actions.still_open(session) if what == "session_end" else []}
     return render(request, "play/confirm.html", context)
 

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from frontera.characters.models import Character
+from frontera.play.forms.common import posted_request_key
 from frontera.play.forms.table_tools import TableActionForm
 from frontera.play.selectors.pages import callable_characters
 from frontera.play.services import death as death_actions
@@ -62,7 +63,7 @@ def table_undo(request, pk: int):
     """The Mayor undoes his last table action while nobody has acted since."""
     session = session_for_mayor(request.user, pk)
     try:
-        table_tools_actions.table_undo(session=session, by=request.user)
+        table_tools_actions.table_undo(session=session, by=request.user, request_key=posted_request_key(request.POST))
     except SessionError as err:
         return done(request, session, error=str(err), region_name="board")
     return done(request, session, region_name="board")
