@@ -93,6 +93,15 @@ def form_on(client, page: str, action: str, **params) -> Form:
     return found[0]
 
 
+def keyed_form_on(client, page: str, action: str, **params) -> Form:
+    """A form that carries its own request key, fresh at every rendering: the next click after the
+    page has shown the result is a new action."""
+    form, again = form_on(client, page, action, **params), form_on(client, page, action, **params)
+    key = form.data.get("request_key", [""])[0]
+    assert key and key != again.data["request_key"][0]
+    return form
+
+
 def snapshot(session: GameSession) -> dict:
     """Everything one action at the table may change."""
     fresh = GameSession.objects.get(pk=session.pk)
@@ -248,7 +257,7 @@ def test_fr_cmb_1_a_double_clicked_reveal_reveals_once(client, htmx):
 def test_fr_cmb_3_a_double_clicked_next_turn_moves_on_one_turn(client, htmx):
     session, mayor, player, hero, minion, combat = _revealed_fight()
     client.force_login(mayor)
-    form = form_on(client, _page(session), _combat_url("play_combat_step", session, combat, step="siguiente"),
+    form = keyed_form_on(client, _page(session), _combat_url("play_combat_step", session, combat, step="siguiente"),
                    fragment="combat")
     post_twice(client, session, form, form.data, htmx=htmx)
     combat.refresh_from_db()
@@ -259,7 +268,7 @@ def test_fr_cmb_3_a_double_clicked_next_turn_moves_on_one_turn(client, htmx):
 def test_fr_cmb_1_a_double_clicked_end_of_the_fight_ends_it_once(client, htmx):
     session, mayor, player, hero, minion, combat = _revealed_fight()
     client.force_login(mayor)
-    form = form_on(client, _page(session), _combat_url("play_combat_step", session, combat, step="terminar"),
+    form = keyed_form_on(client, _page(session), _combat_url("play_combat_step", session, combat, step="terminar"),
                    fragment="combat")
     post_twice(client, session, form, form.data, htmx=htmx)
     combat.refresh_from_db()
@@ -272,7 +281,7 @@ def test_fr_mode_4_a_double_clicked_withdrawal_of_a_fight_withdraws_it_once(clie
     combat_declare(combat=combat, by=mayor, character=minion, technique="pelea", target=hero, band="adyacente")
     combat_draw(combat=combat, by=mayor, character=minion)
     client.force_login(mayor)
-    form = form_on(client, _page(session), _combat_url("play_combat_step", session, combat, step="retirar"),
+    form = keyed_form_on(client, _page(session), _combat_url("play_combat_step", session, combat, step="retirar"),
                    fragment="combat")
     post_twice(client, session, form, form.data, htmx=htmx)
     combat.refresh_from_db()
@@ -374,7 +383,7 @@ def test_fr_mode_5_a_double_clicked_end_of_phase_1_switches_once(client, htmx):
     session, mayor, _seated, _ = make_table()
     client.force_login(mayor)
     url = reverse("play_phase_two", args=[session.pk])
-    form = form_on(client, url, url)
+    form = keyed_form_on(client, url, url)
     post_twice(client, session, form, form.data, htmx=htmx)
     assert GameSession.objects.get(pk=session.pk).phase == 2
 
@@ -395,7 +404,7 @@ def test_fr_sob_3_a_double_clicked_undo_takes_back_one_table_action(client, htmx
     drink(session=session, by=mayor, character=hero)
     drink(session=session, by=mayor, character=rival)
     client.force_login(mayor)
-    form = form_on(client, _page(session), reverse("play_table_undo", args=[session.pk]), fragment="board")
+    form = keyed_form_on(client, _page(session), reverse("play_table_undo", args=[session.pk]), fragment="board")
     post_twice(client, session, form, form.data, htmx=htmx)
     alcohol = GameSession.objects.get(pk=session.pk).tallies.get("alcohol", {})
     assert alcohol.get(str(hero.pk)) == 1 and not alcohol.get(str(rival.pk))  # only the last drink went
@@ -406,6 +415,6 @@ def test_fr_mode_1_a_double_clicked_start_starts_one_session(client, htmx):
     session, mayor, _seated, _ = make_table()
     client.force_login(mayor)
     url = reverse("play_sessions", args=[session.campaign_id])
-    form = form_on(client, url, url)
+    form = keyed_form_on(client, url, url)
     post_twice(client, session, form, form.data, htmx=htmx)
     assert GameSession.objects.filter(campaign=session.campaign_id).count() == 2
