@@ -15,6 +15,7 @@ from frontera.characters.models import Character
 from frontera.play.models import Check, CombatRound, Exchange, Gamble, GameSession, Participant, SessionEvent
 from frontera.play.services.checks import check_draw, check_request
 from frontera.play.services.combat import Fighter, combat_choose, combat_declare, combat_draw, combat_start
+from frontera.play.services.duels import drinking_duel_start
 from frontera.play.services.exchanges import exchange_start
 from frontera.play.services.gambling import banca_begin, banca_deal
 from frontera.play.services.table_tools import drink
@@ -365,6 +366,18 @@ def test_fr_gmb_4_a_double_tapped_attempt_to_leave_the_banca_is_one_check(client
                    fragment="checks")
     post_twice(client, session, form, form.data, htmx=htmx)
     assert Check.objects.filter(session=session).count() == 1
+
+
+@HTMX
+def test_fr_sob_2_a_double_tapped_drink_in_a_drinking_duel_is_one_drink(client, htmx):
+    session, mayor, [(_p1, hero), (_p2, rival)], _ = make_table()
+    duel = drinking_duel_start(session=session, by=mayor, characters=[hero, rival])
+    client.force_login(mayor)
+    form = form_on(client, _page(session), reverse("play_gamble_step", args=[session.pk, duel.pk, "beber"]),
+                   fragment="checks")
+    post_twice(client, session, form, form.data, htmx=htmx)
+    duel.refresh_from_db()
+    assert duel.state["drank"] == form.data["character"]  # that drinker, once
 
 
 @HTMX
