@@ -349,8 +349,9 @@ class PistolDuel(TableRequest):
 
 class ActionKey(models.Model):
     """A table action already done (the Mayor's tools: track changes, threats, drinks, accidents,
-    rest, dead man's hands): its form's request key, so a double submit is one action. Written in
-    the action's own transaction, so a refused action leaves no key and can be sent again."""
+    rest, dead man's hands; next turn, ending or withdrawing a fight, undo, ending phase 1): its
+    form's request key, so a double submit is one action. Written in the action's own transaction,
+    so a refused action leaves no key and can be sent again."""
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="action_keys")
     key = models.CharField(max_length=40)
