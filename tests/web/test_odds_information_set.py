@@ -103,7 +103,8 @@ def test_fr_odds_1_generalised_phase_1_no_figure_changes_when_unseen_cards_are_s
     (p1, hero1), (p2, hero2) = seated
     _pile_of_four_spades(session)
     trait = check_request(session=session, by=mayor, characters=[hero1], trait="manos")
-    opposed = opposed_request(session=session, by=mayor, entries=[Entry(hero2, "musculo"), Entry(minion, "musculo")])
+    entries = [Entry(hero2, "musculo"), Entry(minion, "musculo")]
+    opposed = opposed_request(session=session, by=mayor, entries=entries)
     mine = trait.participants.get()
     assert mine.cards == 3
 
@@ -116,7 +117,8 @@ def test_fr_odds_1_generalised_phase_1_no_figure_changes_when_unseen_cards_are_s
     # the pile's 4 spades for 4 red cards of the second hero's and the Mayor's face-down decks: the
     # phone's figures stay; the old figure (over the real pile) falls from 100 % to 0 %
     state = engine(session)
-    reds = [uid for p in (seat_key(hero2.pk), MAYOR_SEAT) for uid in state.player_decks[p] if uid[-1] in "HD"][:4]
+    hidden_decks = state.player_decks[seat_key(hero2.pk)] + state.player_decks[MAYOR_SEAT]
+    reds = [uid for uid in hidden_decks if uid[-1] in "HD"][:4]
     assert len(reds) == 4
     for i, uid in enumerate(reds):
         owner = state.player_decks[rules_session.zone_of(state, uid).split(":")[1]]
@@ -124,7 +126,8 @@ def test_fr_odds_1_generalised_phase_1_no_figure_changes_when_unseen_cards_are_s
     GameSession.objects.filter(pk=session.pk).update(state=state.to_json())
     assert_conserved(session)
     assert _shown(client, p1, session) == shown
-    assert rules_odds.check_odds(rules_session.draw_source(engine(session), mine.seat, 3), 3, "manos")["success"] == 0
+    real_pile = rules_session.draw_source(engine(session), mine.seat, 3)
+    assert rules_odds.check_odds(real_pile, 3, "manos")["success"] == 0
 
     _assert_invariant(client, session, p2, mayor, seated, seed=2)
     _assert_invariant(client, session, mayor, mayor, seated, seed=3)
@@ -146,7 +149,8 @@ def test_fr_odds_1_generalised_phase_2_no_figure_changes_when_unseen_cards_are_s
     phase_switch(session=session, by=mayor)
     session.refresh_from_db()
     check_request(session=session, by=mayor, characters=[hero1], trait="sentidos")
-    duel = opposed_request(session=session, by=mayor, entries=[Entry(hero1, "musculo"), Entry(hero2, "musculo")])
+    heroes = [Entry(hero1, "musculo"), Entry(hero2, "musculo")]
+    duel = opposed_request(session=session, by=mayor, entries=heroes)
     opposed_request(session=session, by=mayor, entries=[Entry(minion, "musculo"), Entry(hero1, "musculo")])
     a, b = duel.participants.get(character=hero1), duel.participants.get(character=hero2)
 
