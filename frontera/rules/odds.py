@@ -488,6 +488,8 @@ def _two_party_odds(unseen: list, me: Party, rival: Party) -> dict[str, Fraction
                 splits.append((wa * wb, sources))
     win = tie = ZERO
     for weight, sources in splits:
+        if sources[-1][1] + sources[-1][2] > len(unseen):  # more hidden cards drawn than exist
+            raise RulesError(E_HIDDEN_TOO_MANY, hidden=sources[-1][1] + sources[-1][2], unseen=len(unseen))
         sources = tuple(s for s in sources if s[1] or s[2])
         w, t, d = _versus_split(sources, count)
         win += weight * Fraction(w, d)

@@ -171,8 +171,13 @@ def test_fr_opp_odds_seen_win_tie_lose_sum_to_one_and_mirror():
 
 
 def test_fr_odds_1_generalised_bad_hidden_count_is_refused():
+    """More hidden cards than the viewer has unseen is a contradiction, refused with a message."""
     with pytest.raises(RulesError) as excinfo:
         check_odds_seen(Source(hidden=5), ["2S"], 1, "manos")
+    assert excinfo.value.template == E_HIDDEN_TOO_MANY
+    two_hidden = [Party(Source(hidden=2, zone=zone), 2, "manos") for zone in ("a", "b")]
+    with pytest.raises(RulesError) as excinfo:  # two zones of 2 hidden cards each, 3 cards unseen
+        opposed_odds_seen(["2S", "3S", "4S"], two_hidden[0], two_hidden[1:])
     assert excinfo.value.template == E_HIDDEN_TOO_MANY
 
 
