@@ -137,6 +137,10 @@ def test_fr_odds_1_generalised_phase_1_no_figure_changes_when_unseen_cards_are_s
     _assert_invariant(client, session, mayor, mayor, seated, seed=4)
     _assert_invariant(client, session, p1, mayor, seated, seed=5)
     _assert_invariant(client, session, p2, mayor, seated, seed=6)  # their own odds while choosing
+    # the Mayor draws for the first hero (a player without a phone): he holds those cards now, and
+    # his minion's figures are over what he sees, that hand included
+    check_draw(participant=mine, by=mayor)
+    _assert_invariant(client, session, mayor, mayor, seated, seed=12)
 
 
 def test_fr_odds_1_generalised_phase_2_no_figure_changes_when_unseen_cards_are_swapped(client):
