@@ -1,4 +1,30 @@
-"""Exact odds of checks and opposed checks, for the cards a check will really draw from (FR-ODDS-1).
+"""Exact odds of checks and opposed checks (FR-ODDS-1): over given cards (:func:`check_odds`,
+:func:`opposed_odds`), and over what one viewer knows (:func:`check_odds_seen`,
+:func:`opposed_odds_seen`), which is what the pages show (issue #12).
+
+RULING (FR-ODDS-1, FR-CHK-1..4, FR-OPP-1..5, FR-MODE-4/7): a percentage shown to somebody is a
+probability over *their* information set, never over the real hidden order or contents. The viewer
+sees some cards (their own deck in phase 2, their drawn cards, every discard, the dead man's
+hand...); every other card of the session is "unseen" and, for the viewer, may be in any hidden
+place: every hidden card of a zone is equally likely to be any unseen card (the unseen cards are
+exchangeable). A draw comes from one zone (:class:`Source`): its cards the viewer sees (``known``)
+and a number of hidden ones (``hidden``), which are a random part of the unseen multiset. So:
+
+- phase 1 (FR-MODE-4): the pile is wholly hidden, a draw is a hand of the unseen multiset;
+- phase 2 (FR-MODE-7) and Con desgaste: the own deck is wholly known, the draw is a hand of it;
+- an opposed check (FR-OPP-1): the viewer and the rival draw *disjoint* hands. In phase 1 both draw
+  from the one shared pile (without replacement, one pool); in phase 2 the rival draws from their
+  own deck, which the viewer does not see: its cards are a random part of the viewer's unseen
+  multiset (hidden slots of different zones are disjoint parts of it). A rival's hand the viewer
+  does not see counts as unknown even once drawn; every side plays its strongest card
+  (:func:`opposed_odds` explains why that choice dominates).
+
+- several rivals of one trait whose cards the viewer does not see are one side (the best of their
+  hands); any other check of three or more sides gets no figure (``None``) rather than a wrong one.
+
+Swapping cards the viewer cannot see changes neither the unseen multiset nor any zone's size, so
+no figure changes: the odds tell nothing the viewer could not know. Which cards a viewer sees is
+the caller's to say (the web layer passes what its pages show, docs/sessions.md ruling 11).
 
 Every figure is a :class:`fractions.Fraction` computed by hypergeometric counting over card
 *categories* (never by enumerating hands): a hand of ``n`` cards from ``N`` avoids ``k`` given
@@ -247,27 +273,7 @@ def opposed_odds(
     return {WIN: win, TIE: tie, LOSS: loss}
 
 
-# --- odds from what the viewer knows (FR-ODDS-1 generalised) ------------------------------------------
-#
-# RULING (FR-ODDS-1, FR-CHK-1..4, FR-OPP-1..5, FR-MODE-4/7): a percentage shown to somebody is a
-# probability over *their* information set, never over the real hidden order or contents. The viewer
-# sees some cards (their own deck in phase 2, their drawn cards, every discard, the dead man's
-# hand...); every other card of the session is "unseen" and, for the viewer, may be in any hidden
-# place: every hidden card of a zone is equally likely to be any unseen card (the unseen cards are
-# exchangeable). A draw comes from one zone (:class:`Source`): its cards the viewer sees (``known``)
-# and a number of hidden ones (``hidden``), which are a random part of the unseen multiset. So:
-#
-# - phase 1 (FR-MODE-4): the pile is wholly hidden, a draw is a hand of the unseen multiset;
-# - phase 2 (FR-MODE-7) and Con desgaste: the own deck is wholly known, the draw is a hand of it;
-# - an opposed check (FR-OPP-1): the viewer and the rival draw *disjoint* hands. In phase 1 both draw
-#   from the one shared pile (without replacement, one pool); in phase 2 the rival draws from their
-#   own deck, which the viewer does not see: its cards are a random part of the viewer's unseen
-#   multiset (hidden slots of different zones are disjoint parts of it). A rival's hand the viewer
-#   does not see counts as unknown even once drawn; every side plays its strongest card
-#   (:func:`opposed_odds` explains why that choice dominates).
-#
-# Swapping cards the viewer cannot see changes neither the unseen multiset nor any zone's size, so
-# no figure changes: the odds tell nothing the viewer could not know.
+# --- odds from what the viewer knows (FR-ODDS-1 generalised; the ruling is in the module docstring) ---
 
 
 @dataclass(frozen=True, slots=True)
