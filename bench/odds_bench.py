@@ -32,7 +32,8 @@ def sixty_cards(rng: random.Random, *, as_codes: bool) -> list:
 
 
 def clear_caches() -> None:
-    for cached in (odds._facts, odds._check_fractions, odds._best_strength, odds._versus):
+    for cached in (odds._facts, odds._check_fractions, odds._best_strength, odds._versus,
+                   odds._seen_check_fractions, odds._versus_split):
         cached.cache_clear()
 
 
@@ -48,7 +49,7 @@ def time_calls(name: str, call, calls: int, *, cold: bool) -> float:
     p99 = statistics.quantiles(samples, n=100)[98]
     verdict = "ok" if median <= BUDGET_MS else "OVER BUDGET"
     label = "cold" if cold else "warm"
-    print(f"{name:<46} {label}  median {median:7.4f} ms  p99 {p99:7.4f} ms  max {worst:7.4f} ms  {verdict}")
+    print(f"{name:<50} {label}  median {median:7.4f} ms  p99 {p99:7.4f} ms  max {worst:7.4f} ms  {verdict}")
     return median
 
 
@@ -74,6 +75,36 @@ def main() -> None:
         (
             "opposed_odds, 60 vs 60 Cards, 10 vs 10 draws",
             lambda: odds.opposed_odds(deck_cards, 10, "manos", rival_cards, 10, "manos"),
+        ),
+    ]
+    # FR-ODDS-1 generalised: a viewer's unseen multiset (two decks' worth minus what they see)
+    unseen = [card.code for card in physical_deck(1, jokers=2) + physical_deck(2, jokers=2)][:100]
+    own_deck = tuple(deck_codes[:20])
+    pile = odds.Source(hidden=60, zone="pile")
+    cases += [
+        (
+            "check_odds_seen phase 1, 100 unseen, 10 draws",
+            lambda: odds.check_odds_seen(pile, unseen, 10, "sentidos", 9),
+        ),
+        (
+            "check_odds_seen deck 6 known + 6 hidden",
+            lambda: odds.check_odds_seen(odds.Source(own_deck[:6], 6), unseen, 8, "manos"),
+        ),
+        (
+            "opposed_odds_seen phase 1, 100 unseen, 10 vs 8",
+            lambda: odds.opposed_odds_seen(
+                unseen, odds.Party(pile, 10, "musculo"), [odds.Party(pile, 8, "cabeza")]),
+        ),
+        (
+            "opposed_odds_seen phase 2, 20 known vs 30 hidden",
+            lambda: odds.opposed_odds_seen(
+                unseen, odds.Party(odds.Source(own_deck, 0, "me"), 10, "manos"),
+                [odds.Party(odds.Source((), 30, "rival"), 10, "manos")]),
+        ),
+        (
+            "opposed_odds_seen, 3 rivals, 100 unseen, 8 vs 3x6",
+            lambda: odds.opposed_odds_seen(
+                unseen, odds.Party(pile, 8, "manos"), [odds.Party(pile, 6, "sentidos")] * 3),
         ),
     ]
     print(f"{args.calls} calls each; budget {BUDGET_MS} ms per call")

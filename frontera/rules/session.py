@@ -457,19 +457,26 @@ def _recycles(state: Session, player: str, count: int) -> bool:
     return bool(count) and state.mode == NORMAL and not state.player_decks[player]
 
 
-def draw_source(state: Session, player: str, count: int) -> list[str]:
-    """The cards a draw of ``count`` for ``player`` would come from right now, without drawing
-    (for the odds, FR-ODDS-1). The caller decides who may be told (see :func:`visible_cards`)."""
+def draw_zone(state: Session, player: str, count: int) -> tuple[str, list[str]]:
+    """The zone a draw of ``count`` for ``player`` would come from right now, and its cards, without
+    drawing: ``"pile"`` (with the shared discard when it would be shuffled in, FR-MODE-5), the
+    player's deck, or their discard when an empty deck takes it back (FR-MODE-8). The caller decides
+    who may be told which cards (see :func:`visible_cards`); the zone's name and size are public."""
     check_player(state, player)
     check_count(count)
     step = _phase_1_step(state, count)
     if step == RESHUFFLE:
-        return state.pile + state.discard
+        return PILE, state.pile + state.discard
     if not _draws_from_own_deck(state, 2 if step == PHASE_2 else state.phase):
-        return list(state.pile)
+        return PILE, list(state.pile)
     if _recycles(state, player, count):
-        return list(state.player_discards[player])
-    return list(state.player_decks[player])
+        return discard_zone(player), list(state.player_discards[player])
+    return deck_zone(player), list(state.player_decks[player])
+
+
+def draw_source(state: Session, player: str, count: int) -> list[str]:
+    """The cards a draw of ``count`` for ``player`` would come from right now (:func:`draw_zone`)."""
+    return draw_zone(state, player, count)[1]
 
 
 def draw_for_check(

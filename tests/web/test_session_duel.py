@@ -344,8 +344,19 @@ def test_fr_cmb_15_through_the_pages_with_odds_and_secrecy_before_the_reveal(cli
     mine = duel.prueba.participants.get(character=hero)
     client.force_login(p1)
     phone = client.get(session.get_absolute_url()).content.decode()
-    odds = rules_odds.check_odds(rules_session.draw_source(engine(session), seat_key(hero.pk), 3), 3, "manos")
-    assert f"{float(odds['success']) * 100:.1f}" in phone and f'data-testid="draw-{mine.pk}"' in phone
+    # FR-ODDS-1 generalised, FR-OPP-1..5: the chance to win / tie / lose over the cards p1 has not
+    # seen, both drawing from the one pile (issue #12: no longer trait odds from the real pile)
+    state = engine(session)
+    seen = rules_session.visible_cards(state, seat_key(hero.pk))
+    unseen = [uid for uid in rules_session.all_cards(state) if uid not in seen]
+    pile = rules_odds.Source(hidden=len(state.pile), zone="pile")
+    theirs = duel.prueba.participants.get(character=rival)
+    odds = rules_odds.opposed_odds_seen(unseen, rules_odds.Party(pile, mine.cards, "manos"),
+                                        [rules_odds.Party(pile, theirs.cards, "manos")])
+    shown = re.search(r'data-testid="odds">(.*?)</p>', phone, re.S).group(1)
+    for key in ("win", "tie", "loss"):
+        assert f"{float(odds[key]) * 100:.1f}" in shown
+    assert "Win" in shown and "Lose" in shown and f'data-testid="draw-{mine.pk}"' in phone
     # the rival draws and chooses on their phone
     client.force_login(p2)
     theirs = duel.prueba.participants.get(character=rival)
@@ -356,6 +367,9 @@ def test_fr_cmb_15_through_the_pages_with_odds_and_secrecy_before_the_reveal(cli
                 HTTP_HX_REQUEST="true")
     theirs.refresh_from_db()
     assert theirs.status == "chosen"
+    client.force_login(p1)  # the rival's face-down hand is a part of p1's unseen cards: same odds
+    after = client.get(session.get_absolute_url()).content.decode()
+    assert re.search(r'data-testid="odds">(.*?)</p>', after, re.S).group(1) == shown
     client.force_login(p2)  # the holder sees them (so the checks below look for something real)
     assert any(f'aria-label="{label}"' in client.get(session.get_absolute_url()).content.decode()
                for label in secret - {"JK"})

@@ -1,4 +1,5 @@
-"""Open and recent checks as a viewer may see them, with the exact odds for the holder (FR-ODDS-1)."""
+"""Open and recent checks as a viewer may see them, with the holder's exact odds over the cards they
+have not seen (FR-ODDS-1 generalised)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,14 @@ from django.db.models import Exists, OuterRef, Prefetch
 from django.utils.translation import gettext
 
 from frontera.play.models import Check, Gamble, GameSession, Participant, PistolDuel, Treatment
-from frontera.play.selectors.core import Viewer, card_view, cards_view, render_message
+from frontera.play.selectors.core import (
+    Viewer,
+    card_view,
+    cards_view,
+    render_message,
+    seen_cards,
+    unseen_cards,
+)
 from frontera.play.services.checks import why
 from frontera.play.services.core import OUTCOME_LABELS
 from frontera.rules import characters as rules_characters
@@ -25,22 +33,82 @@ def _percent(value: Fraction) -> str:
     return f"{float(value) * 100:.1f}"
 
 
-def _odds(state, participant: Participant, difficulty: int | None) -> dict | None:
-    """FR-ODDS-1: exact odds for the cards this check will actually draw from (shown to its holder)."""
+def holds(p: Participant, viewer: Viewer) -> bool:
+    """Whether ``viewer`` sees a participant's drawn cards: the character's player, or the Mayor for
+    his own seat and for a draw he made himself (the rule of ``services.checks._holds_drawn``)."""
+    return p.seat in viewer.seats or (viewer.is_mayor and p.drawn_by_id == viewer.user.pk)
+
+
+class _Knowledge:
+    """What one viewer knows of the cards while a page is built: computed once, when odds are due."""
+
+    def __init__(self, state, viewer: Viewer, checks) -> None:
+        self.state, self.viewer, self.checks = state, viewer, checks
+        self._unseen = None
+
+    def unseen(self) -> tuple[frozenset[str], list[str]]:
+        if self._unseen is None:
+            held = [uid for prueba in self.checks for p in prueba.participants.all()
+                    if p.status != Check.Status.RESOLVED and holds(p, self.viewer) for uid in p.drawn]
+            seen = seen_cards(self.state, self.viewer, held)
+            self._unseen = (seen, unseen_cards(self.state, seen))
+        return self._unseen
+
+
+def _source(cards, zone: str, seen: frozenset[str]) -> rules_odds.Source:
+    known = tuple(uid for uid in cards if uid in seen)
+    return rules_odds.Source(known=known, hidden=len(cards) - len(known), zone=zone)
+
+
+def _party(state, p: Participant, seen: frozenset[str]) -> rules_odds.Party:
+    """A participant's draw as the viewer knows it: where the cards will come from, or the hand
+    drawn (its cards the viewer does not hold stay hidden), or the card played if the viewer sees it."""
+    if p.status == Check.Status.REQUESTED:
+        if p.cards <= 0:
+            return rules_odds.Party(rules_odds.Source(), 0, p.trait)
+        zone, cards = rules_session.draw_zone(state, p.seat, p.cards)
+        return rules_odds.Party(_source(cards, zone, seen), p.cards, p.trait)
+    if p.played and p.played in seen:
+        return rules_odds.Party(rules_odds.Source(known=(p.played,)), 1, p.trait)
+    return rules_odds.Party(_source(p.drawn, f"pending:{p.pk}", seen), len(p.drawn), p.trait)
+
+
+def _odds(knowledge: _Knowledge, prueba: Check, p: Participant, participants: list) -> dict | None:
+    """FR-ODDS-1 generalised: the holder's exact odds over the cards they have not seen, never over
+    the real hidden order or contents. A trait check: Éxito / Éxito parcial / Fracaso before drawing;
+    an opposed check (FR-OPP-1..5): win / Tablas / lose, before drawing and while choosing."""
+    seen, unseen = knowledge.unseen()
+    state = knowledge.state
     try:
-        source = rules_session.draw_source(state, participant.seat, participant.cards)
-        odds = rules_odds.check_odds(source, participant.cards, participant.trait, difficulty)
+        if prueba.kind == Check.Kind.OPPOSED:
+            rivals = [_party(state, r, seen) for r in participants if r.pk != p.pk]
+            odds = rules_odds.opposed_odds_seen(unseen, _party(state, p, seen), rivals)
+            if odds is None:
+                return None
+            return {"opposed": True, **{key: _percent(value) for key, value in odds.items()}}
+        zone, cards = rules_session.draw_zone(state, p.seat, p.cards)
+        source = _source(cards, zone, seen)
+        odds = rules_odds.check_odds_seen(source, unseen, p.cards, p.trait, prueba.difficulty)
     except RulesError:
         return None
     return {key: _percent(value) for key, value in odds.items()}
 
 
-def _participant_row(p: Participant, prueba: Check, viewer: Viewer, state, *, with_odds: bool) -> dict:
-    holds = p.seat in viewer.seats or (viewer.is_mayor and p.drawn_by_id == viewer.user.pk)
+def _odds_due(p: Participant, prueba: Check, viewer: Viewer) -> bool:
+    if prueba.status == Check.Status.RESOLVED or p.seat not in viewer.seats or p.cards <= 0:
+        return False
+    if p.status == Check.Status.REQUESTED:
+        return True
+    return prueba.kind == Check.Kind.OPPOSED and p.status == Check.Status.DRAWN
+
+
+def _participant_row(p: Participant, prueba: Check, viewer: Viewer, knowledge: _Knowledge,
+                     participants: list[Participant]) -> dict:
+    held = holds(p, viewer)
     can_act = viewer.is_mayor or p.seat in viewer.seats
     revealed = p.status == Check.Status.RESOLVED
-    drawn = cards_view(p.drawn) if holds and p.status != Check.Status.REQUESTED else []
-    played = card_view(p.played, p.declared) if p.played and (holds or revealed) else None
+    drawn = cards_view(p.drawn) if held and p.status != Check.Status.REQUESTED else []
+    played = card_view(p.played, p.declared) if p.played and (held or revealed) else None
     return {
         "pk": p.pk,
         "name": p.character.name,
@@ -57,11 +125,9 @@ def _participant_row(p: Participant, prueba: Check, viewer: Viewer, state, *, wi
         "why": _why(p, prueba) if revealed and p.played and prueba.kind == Check.Kind.TRAIT else "",
         "status_label": p.get_status_display(),
         "can_draw": can_act and p.status == Check.Status.REQUESTED,
-        "can_choose": can_act and holds and p.status == Check.Status.DRAWN,
+        "can_choose": can_act and held and p.status == Check.Status.DRAWN,
         "mine": p.seat in viewer.seats,
-        "odds": _odds(state, p, prueba.difficulty)
-        if with_odds and p.seat in viewer.seats and p.status == Check.Status.REQUESTED and p.cards > 0
-        else None,
+        "odds": _odds(knowledge, prueba, p, participants) if _odds_due(p, prueba, viewer) else None,
     }
 
 
@@ -79,6 +145,7 @@ def _what(p: Participant) -> str:
 
 def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = None) -> list[dict]:
     rows = []
+    knowledge = _Knowledge(state, viewer, checks)
     for prueba in checks:
         participants = list(prueba.participants.all())
         if only_seats is not None and not any(p.seat in only_seats for p in participants):
@@ -92,10 +159,7 @@ def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = N
             "open": prueba.status != Check.Status.RESOLVED,
             "withdrawn": prueba.withdrawn,
             "can_withdraw": viewer.is_mayor and prueba.status != Check.Status.RESOLVED and not getattr(prueba, "owned", True),
-            "participants": [
-                _participant_row(p, prueba, viewer, state, with_odds=prueba.status != Check.Status.RESOLVED)
-                for p in participants
-            ],
+            "participants": [_participant_row(p, prueba, viewer, knowledge, participants) for p in participants],
         })
     return rows
 

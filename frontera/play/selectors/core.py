@@ -45,6 +45,27 @@ def viewer_for(session: GameSession, user) -> Viewer:
     return Viewer(user, False, {seat_key(pk) for pk in own})
 
 
+def seen_cards(state: rules_session.Session, viewer: Viewer, held=()) -> frozenset[str]:
+    """Every card whose identity ``viewer`` may see on their pages now: the engine's visibility for
+    each of their seats (the zones and decks the pages show, :func:`rules_session.view`) plus
+    ``held``, the drawn cards of open checks they hold (a participant's hand). Everything else is
+    unseen by them; the odds they are shown are computed over that (FR-ODDS-1 generalised)."""
+    seen = set()
+    for seat in viewer.seats:
+        if seat in state.players:
+            seen |= rules_session.visible_cards(state, seat)
+    if not seen:
+        seen |= rules_session.visible_cards(state, None)
+    pending = {uid for p in state.players for entry in state.pending[p].values() for uid in entry["cards"]}
+    seen.update(uid for uid in held if uid in pending)
+    return frozenset(seen)
+
+
+def unseen_cards(state: rules_session.Session, seen: frozenset[str]) -> list[str]:
+    """The session's cards ``seen`` does not hold, in a fixed order that says nothing of where they are."""
+    return [uid for uid in rules_session.all_cards(state) if uid not in seen]
+
+
 def session_version(session_id: int) -> int:
     """The live-bus version of a session: its latest event id (0 if none)."""
     return SessionEvent.objects.filter(session_id=session_id).aggregate(m=Max("pk"))["m"] or 0
