@@ -59,13 +59,13 @@ def session_list(request, pk: int):
 @vary_on_headers("HX-Request")
 def session_page(request, pk: int):
     session = session_for(request.user, pk)
-    template, context = page_context(request, session)
     fragment = request.GET.get("fragment")
-    allowed = DASHBOARD_FRAGMENTS if context["is_mayor"] else PHONE_FRAGMENTS
     if fragment:
-        if fragment not in allowed:
+        if fragment not in (DASHBOARD_FRAGMENTS if can_run_session(request.user, session.campaign) else PHONE_FRAGMENTS):
             raise Http404
+        template, context = page_context(request, session, {fragment})
         return render(request, f"{template}#{fragment}", context)
+    template, context = page_context(request, session)
     return render(request, template, context)
 
 
