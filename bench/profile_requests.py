@@ -46,6 +46,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=12)
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--filter", default="", help="a regular expression on the frames printed")
     parser.add_argument("--only", default="", help="comma-separated request kinds to profile")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -126,7 +127,7 @@ def run(args) -> None:
             continue
         out = io.StringIO()
         stats = pstats.Stats(profile, stream=out)
-        stats.sort_stats("cumulative").print_stats(args.top)
+        stats.sort_stats(os.environ.get("PROFILE_SORT", "cumulative")).print_stats(args.filter or ".", args.top)
         print(f"\n===== {name} =====")
         print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[:6000])
 
