@@ -33,8 +33,13 @@ def _since(request) -> int | None:
     return None
 
 
-def format_event(event: str, version: int, topic: str) -> str:
-    data = json.dumps({"topic": topic, "version": version})
+def format_event(event: str, version: int, topic: str, regions=None) -> str:
+    """One SSE message; ``regions`` (the page regions the change can show in) only when the push
+    named them: without it a page refetches every region."""
+    payload = {"topic": topic, "version": int(version)}
+    if regions is not None:
+        payload["regions"] = list(regions)
+    data = json.dumps(payload)
     return f"id: {version}\nevent: {event}\ndata: {data}\n\n"
 
 
@@ -62,7 +67,7 @@ async def event_stream(topic: str, since: int | None, keepalive: float):
                     continue
             if version > last:
                 last = version
-                yield format_event("changed", version, topic)
+                yield format_event("changed", version, topic, getattr(version, "regions", None))
 
 
 class _Following:

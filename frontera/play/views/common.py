@@ -74,6 +74,9 @@ CLOSE_DIALOG = "frontera:close-dialog"
 
 
 def region(request, session, region: str, error: str | None = None, **extra):
+    # the session as the action left it: the view read it before the service changed its state
+    # (decks, zones, odds must not show the state from before the action)
+    session.refresh_from_db(fields=["state", "phase", "decks", "status", "tallies"])
     template, context = page_context(request, session, {region}, error=error, **extra)
     return HttpResponse(render_to_string(f"{template}#{region}", context, request))
 
