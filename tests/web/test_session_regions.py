@@ -128,3 +128,22 @@ def test_the_stream_passes_on_the_regions_of_a_push():
     message = asyncio.run(scenario())
     assert message.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
     assert '"regions": ["checks", "feed"]' in message
+
+
+def test_the_feed_is_rendered_once_per_change_and_language_and_never_stale(client):
+    """The feed region is the same for every member: it is rendered once per state of the feed and
+    language and served to all; a new event makes a new rendering at once."""
+    session, mayor, seated, _minions = make_table(players=2, minions=0)
+    (p1, hero1), (p2, _hero2) = seated
+    url = session.get_absolute_url()
+    client.force_login(p1)
+    first = client.get(url, {"fragment": "feed"}, **HX).text
+    client.force_login(p2)
+    assert client.get(url, {"fragment": "feed"}, **HX).text == first
+    check_request(session=session, by=mayor, characters=[hero1], trait="sentidos")
+    fresh = client.get(url, {"fragment": "feed"}, **HX).text
+    assert fresh != first and fresh.count("<li>") == first.count("<li>") + 1
+    client.force_login(mayor)
+    assert client.get(url, {"fragment": "feed"}, **HX).text == fresh
+    english = client.get(url, {"fragment": "feed"}, HTTP_ACCEPT_LANGUAGE="en", **HX).text
+    assert "What just happened" in english and "What just happened" not in fresh
