@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db.models import Prefetch
 from django.utils.translation import gettext
 
 from frontera.play.models import Check, Gamble, GameSession, Participant, PistolDuel, Treatment
@@ -101,13 +101,23 @@ def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = N
 
 
 def session_checks(session: GameSession):
-    participants = Participant.objects.select_related("character").order_by("pk")
-    # a check another action waits on (a banca, a contest, medical attention, a pistol duel) is
-    # called off through that action, not withdrawn on its own
-    owned = (Exists(Gamble.objects.filter(prueba=OuterRef("pk"))) | Exists(Treatment.objects.filter(prueba=OuterRef("pk")))
-             | Exists(PistolDuel.objects.filter(prueba=OuterRef("pk"))))
-    base = (Check.objects.filter(session=session).annotate(owned=owned)
-            .prefetch_related(Prefetch("participants", queryset=participants)))
+    """The session's open checks (oldest first) and its latest resolved ones, with participants.
+
+    Each open check knows whether another action waits on it (``owned``: a banca, a contest,
+    medical attention, a pistol duel), which calls it off through that action, not withdrawn on
+    its own. Plain queries (issue #11's profile: the three correlated ``EXISTS`` annotations this
+    replaces cost more to build than the rest of the region)."""
+    participants = Participant.objects.select_related("character").defer("character__sheet").order_by("pk")
+    base = Check.objects.filter(session=session).prefetch_related(Prefetch("participants", queryset=participants))
     open_checks = list(base.exclude(status=Check.Status.RESOLVED).order_by("pk"))
     recent = list(base.filter(status=Check.Status.RESOLVED).order_by("-pk")[:RECENT_CHECKS])
+    owned: set[int] = set()
+    if open_checks:
+        ids = [c.pk for c in open_checks]
+        for model in (Gamble, Treatment, PistolDuel):
+            owned.update(model.objects.filter(prueba_id__in=ids).values_list("prueba_id", flat=True))
+    for prueba in open_checks:
+        prueba.owned = prueba.pk in owned
+    for prueba in recent:
+        prueba.owned = True  # resolved: nothing to withdraw
     return open_checks, recent
