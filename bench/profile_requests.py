@@ -129,8 +129,8 @@ def run(args) -> None:
         values = sorted(values)
         cpu = sorted(cpu_samples.get(name, []))
         cpu_text = f"  CPU p50 {1000 * cpu[len(cpu) // 2]:6.1f} ms" if cpu else ""
-        print(f"  {name:<24} mean {1000 * sum(values) / len(values):6.1f} ms  p50 {1000 * values[len(values) // 2]:6.1f} ms"
-              + cpu_text)
+        mean, p50 = 1000 * sum(values) / len(values), 1000 * values[len(values) // 2]
+        print(f"  {name:<24} mean {mean:6.1f} ms  p50 {p50:6.1f} ms{cpu_text}")
     for name, profile in profiles.items():
         if only and name not in only:
             continue

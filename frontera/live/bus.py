@@ -2,7 +2,8 @@
 
 A message says only "this topic changed, it is now at version N", and may name the page regions the
 change can show in (``regions``; none named: any region): never a secret, so every browser
-refetches the fragments it may see, and only those that can have changed (issue #11). Versions come from durable logs, so a client that missed a
+refetches the fragments it may see, and only those that can have changed (issue #11). Versions
+come from durable logs, so a client that missed a
 message catches up on reconnect. Backends: an in-process broadcaster by default (one server
 process); Redis pub/sub when ``REDIS_URL`` is set (several processes). At-most-once is enough.
 

@@ -31,7 +31,11 @@ def _wants(regions, *names: str) -> bool:
     return regions is None or any(name in regions for name in names)
 
 
-def _base(session: GameSession, viewer: Viewer, regions, zones_in: str) -> tuple[dict, rules_session.Session, dict]:
+def _base(
+    session: GameSession, viewer: Viewer, regions, zones_in: str
+) -> tuple[dict, rules_session.Session, dict | None]:
+    """What every region shares; the engine's view (``seen``) only if ``zones_in`` (the region that
+    shows the zones and seats: the board, or the phone's own character) is wanted."""
     state = rules_session.Session.from_json(session.state)
     context = {
         "session": session,
@@ -90,7 +94,8 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None) 
             npcs=[character_row(c) for c in npcs],
             absent=absent,
             mayor_seat=seat_row(seen, MAYOR_SEAT),
-            callable_characters=[(s.character_id, s.character.name) for s in seats] + [(c.pk, c.name) for c in npcs],
+            callable_characters=[(s.character_id, s.character.name) for s in seats]
+            + [(c.pk, c.name) for c in npcs],
             undo=_undo_row(session),
         )
     if _wants(regions, "checks"):
@@ -124,7 +129,8 @@ def phone_view(session: GameSession, user, regions: set[str] | None = None) -> d
     if _wants(regions, "me"):
         mine = []
         seats = list(
-            Seat.objects.filter(session=session, character__owner=user).select_related("character").order_by("pk")
+            Seat.objects.filter(session=session, character__owner=user)
+            .select_related("character").order_by("pk")
         )
         owner_sees = rules_session.owner_sees_deck(state)
         for s in seats:
@@ -142,7 +148,8 @@ def phone_view(session: GameSession, user, regions: set[str] | None = None) -> d
         context.update(
             my_open_checks=check_rows(open_checks, viewer, state, only_seats=viewer.seats),
             others_open_checks=[
-                row for row in check_rows(open_checks, viewer, state) if not any(p["mine"] for p in row["participants"])
+                row for row in check_rows(open_checks, viewer, state)
+                if not any(p["mine"] for p in row["participants"])
             ],
             my_recent_checks=check_rows(recent, viewer, state, only_seats=viewer.seats)[:PHONE_RECENT_CHECKS],
             exchanges=exchanges_view(session, viewer, state),

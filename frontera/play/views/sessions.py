@@ -64,7 +64,8 @@ def session_page(request, pk: int):
     session = session_for(request.user, pk)
     fragment = request.GET.get("fragment")
     if fragment:
-        if fragment not in (DASHBOARD_FRAGMENTS if can_run_session(request.user, session.campaign) else PHONE_FRAGMENTS):
+        allowed = DASHBOARD_FRAGMENTS if can_run_session(request.user, session.campaign) else PHONE_FRAGMENTS
+        if fragment not in allowed:
             raise Http404
         if fragment == "feed":
             return HttpResponse(_feed(request, session))
