@@ -16,14 +16,24 @@
    (rotating through the players) against two fresh minions; the Mayor declares and draws for the
    minions (Pelea with Apresar: no damage, so the heroes stay fit), each player declares, draws and
    locks in on their phone, the last lock-in reveals, the Mayor ends the fight. p50/p95 per action.
+4. The boardgame.io peer (``bench/peer/peer_bench.js``, boardgame.io 0.50.2 with 7 socket.io clients
+   on loopback), run right after ours, and the ratio of our push's p95 to the peer's (target ≤ 2).
+   It needs node and npm; ``npm ci`` installs it into ``bench/peer/node_modules`` the first time.
+
+With ``DATABASE_URL=postgres://...`` in the environment, the server of part 2-3 runs on that
+PostgreSQL database, which the bench drops and creates afresh (use a database of your own); part 1
+stays on SQLite. Ends with the targets of issue #11 and whether this run met them.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
+import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -41,7 +51,11 @@ def pct(values, q):
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
 
 
+RESULTS: dict[str, list[float]] = {}  # every figure printed, for the summary at the end
+
+
 def report(name, values, unit="ms", scale=1000):
+    RESULTS[name] = list(values)
     if not values:
         print(f"  {name:<28} (none)")
         return
@@ -163,14 +177,28 @@ class Listener(threading.Thread):
                     return
 
 
-def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20) -> None:
+def fresh_postgres(url: str) -> None:
+    """Drop and create the database named in ``url`` (the bench's own), so each run starts empty."""
+    import psycopg
+    from psycopg import sql
+
+    info = psycopg.conninfo.conninfo_to_dict(url)
+    name = info["dbname"]
+    admin = psycopg.conninfo.make_conninfo(url, dbname="postgres")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, database_url: str = "") -> None:
     from tests.servers import AppServer
 
-    env = {"DATABASE_URL": "", "REDIS_URL": "", "SQLITE_PATH": str(tmp / "bench.sqlite3"), "DEBUG": "false",
-           "AXES_FAILURE_LIMIT": "1000", "LIVE_KEEPALIVE_SECONDS": "5"}
+    env = {"DATABASE_URL": database_url, "REDIS_URL": "", "SQLITE_PATH": str(tmp / "bench.sqlite3"),
+           "DEBUG": "false", "AXES_FAILURE_LIMIT": "1000", "LIVE_KEEPALIVE_SECONDS": "5"}
+    if database_url:
+        fresh_postgres(database_url)
     server = AppServer(env, tmp / "server.log")
     server.manage("migrate", "--no-input")
-    import subprocess
 
     out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP.format(players=players)], cwd=ROOT,
                          env=server.env, check=True, capture_output=True, text=True).stdout
@@ -208,7 +236,7 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20) ->
             if cards:
                 r, t = phones[i].post(f"{page}participantes/{participant}/elegir/", data)
                 times["choose (phone)"].append(t)
-            if n % 20 == 0:
+            if n % 5 == 0:
                 times["dashboard page"].append(mayor.get(page)[1])
                 times["phone page"].append(phones[i].get(page)[1])
         time.sleep(1)
@@ -225,8 +253,9 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20) ->
                     break
                 worst = max(worst, arrival - sent)
             latencies.append(worst)
+        backend = "PostgreSQL" if database_url else "SQLite"
         print(f"A scripted session over HTTP: Mayor + {players} players, {checks} trait checks "
-              f"(one uvicorn process, SQLite, in-process bus):")
+              f"(one uvicorn process, {backend}, in-process bus):")
         for name, values in times.items():
             report(name, values)
         report("push: Mayor call → all clients", [x for x in latencies if x != float("inf")])
@@ -252,7 +281,6 @@ def _fighter_form(html: str, kind: str, combat: str, pk: int) -> str:
 
 def combat_rounds(server, page: str, mayor, phones, hero_ids, rounds: int) -> None:
     """FR-CMB-1 turns over HTTP: declare, draw, lock in (the last one reveals), end the fight."""
-    import subprocess
 
     if not rounds:
         return
@@ -293,16 +321,63 @@ def combat_rounds(server, page: str, mayor, phones, hero_ids, rounds: int) -> No
         report(name, values)
 
 
+PEER = ROOT / "bench" / "peer"
+
+
+def peer_push(moves: int, clients: int = 7) -> dict | None:
+    """The boardgame.io peer's push (bench/peer/peer_bench.js): move → all clients, in ms."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        print("The boardgame.io peer: not run (node and npm are needed).")
+        return None
+    if not (PEER / "node_modules" / "boardgame.io").exists():
+        print("The boardgame.io peer: installing it with `npm ci` in bench/peer (first run)...")
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=PEER, check=True, capture_output=True)
+    out = subprocess.run([node, "peer_bench.js", "--moves", str(moves), "--clients", str(clients)], cwd=PEER,
+                         check=True, capture_output=True, text=True, timeout=600).stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    print(f"The boardgame.io peer ({result['peer']}, in-memory, {result['clients']} socket.io clients on loopback, "
+          f"{result['moves']} moves):")
+    print(f"  {'push: a move → all clients':<28} n={result['moves']:<4} p50={result['p50_ms']:7.1f} ms  "
+          f"p95={result['p95_ms']:7.1f} ms  max={result['max_ms']:7.1f} ms")
+    return result
+
+
+def targets(peer: dict | None, database_url: str) -> None:
+    """Issue #11's targets against this run's figures (printed, not asserted)."""
+    budget = 20 if database_url else 15
+    print(f"Issue #11 targets in this run ({'PostgreSQL' if database_url else 'SQLite'}):")
+    for name in ("call check (Mayor)", "draw (phone)", "choose (phone)", "declare", "lock in"):
+        values = RESULTS.get(name) or []
+        if values:
+            p95 = pct(values, .95) * 1000
+            print(f"  {name:<28} p95 {p95:6.1f} ms ≤ {budget} ms: {'met' if p95 <= budget else 'NOT met'}")
+    for name in ("dashboard page", "phone page"):
+        values = RESULTS.get(name) or []
+        if values:
+            p50 = pct(values, .5) * 1000
+            print(f"  {name:<28} p50 {p50:6.1f} ms ≤ 30 ms: {'met' if p50 <= 30 else 'NOT met'}")
+    ours = RESULTS.get("push: Mayor call → all clients") or []
+    if ours and peer:
+        ratio = pct(ours, .95) * 1000 / peer["p95_ms"]
+        print(f"  {'push p95, ours / peer':<28} {pct(ours, .95) * 1000:.1f} / {peer['p95_ms']:.1f} ms = {ratio:.2f} "
+              f"≤ 2: {'met' if ratio <= 2 else 'NOT met'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--checks", type=int, default=200)
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--no-peer", action="store_true", help="do not run the boardgame.io peer")
     args = parser.parse_args()
+    database_url = os.environ.get("DATABASE_URL", "")  # read before part 1 sets up SQLite
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         queries_per_page(tmp)
-        session_over_http(tmp, args.checks, args.players, args.rounds)
+        session_over_http(tmp, args.checks, args.players, args.rounds, database_url)
+        peer = None if args.no_peer else peer_push(args.checks)
+        targets(peer, database_url)
 
 
 if __name__ == "__main__":

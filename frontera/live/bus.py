@@ -1,7 +1,9 @@
 """The live bus: ``publish(topic, version)`` and subscriptions for the SSE endpoint.
 
-A message says only "this topic changed, it is now at version N": never a secret, so every browser
-refetches the fragments it may see. Versions come from durable logs, so a client that missed a
+A message says only "this topic changed, it is now at version N", and may name the page regions the
+change can show in (``regions``; none named: any region): never a secret, so every browser
+refetches the fragments it may see, and only those that can have changed (issue #11). Versions
+come from durable logs, so a client that missed a
 message catches up on reconnect. Backends: an in-process broadcaster by default (one server
 process); Redis pub/sub when ``REDIS_URL`` is set (several processes). At-most-once is enough.
 
@@ -33,6 +35,27 @@ REDIS_TIMEOUT = 2.0  # seconds: an unreachable Redis must not hang a request
 logger = logging.getLogger(__name__)
 
 
+class Push(int):
+    """A version as the bus delivers it: an ``int`` that may also name the regions that changed
+    (``None``: any region may have). Region names are public (``checks``, ``board``...)."""
+
+    regions: tuple[str, ...] | None
+
+    def __new__(cls, version: int, regions=None):
+        push = super().__new__(cls, version)
+        push.regions = tuple(sorted(set(regions))) if regions is not None else None
+        return push
+
+    def encode(self) -> str:
+        return str(int(self)) if self.regions is None else f"{int(self)} {','.join(self.regions)}"
+
+    @classmethod
+    def decode(cls, raw) -> Push:
+        text = raw.decode() if isinstance(raw, bytes) else str(raw)
+        version, _, regions = text.partition(" ")
+        return cls(int(version), [r for r in regions.split(",") if r] if regions else None)
+
+
 class MemoryBackend:
     """Subscribers are asyncio queues on their own loops; publishers may be any thread."""
 
@@ -41,6 +64,7 @@ class MemoryBackend:
         self._subscribers: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]]] = defaultdict(set)
 
     def publish(self, topic: str, version: int) -> None:
+        """``version`` is an ``int`` or a :class:`Push` (which names the regions that changed)."""
         with self._lock:
             targets = list(self._subscribers.get(topic, ()))
         for loop, queue in targets:
@@ -78,7 +102,8 @@ class RedisBackend:
         return self._client
 
     def publish(self, topic: str, version: int) -> None:
-        self._sync_client().publish(CHANNEL_PREFIX + topic, str(version))
+        push = version if isinstance(version, Push) else Push(version)
+        self._sync_client().publish(CHANNEL_PREFIX + topic, push.encode())
 
     @asynccontextmanager
     async def subscribe(self, topic: str) -> AsyncIterator[asyncio.Queue]:
@@ -93,7 +118,7 @@ class RedisBackend:
         async def listen() -> None:
             async for message in pubsub.listen():
                 if message.get("type") == "message":
-                    queue.put_nowait(int(message["data"]))
+                    queue.put_nowait(Push.decode(message["data"]))
 
         async def pump() -> None:
             """Listen; when the connection drops, subscribe again (backing off) and resync."""
@@ -154,23 +179,27 @@ def reset_backend() -> None:
         _backend = None
 
 
-def publish(topic: str, version: int) -> None:
-    """Tell every subscriber of ``topic`` that it is now at ``version``."""
-    get_backend().publish(topic, int(version))
+def publish(topic: str, version: int, regions=None) -> None:
+    """Tell every subscriber of ``topic`` that it is now at ``version``; ``regions`` names the page
+    regions the change can show in (``None``: any)."""
+    get_backend().publish(topic, Push(int(version), regions))
 
 
-def publish_on_commit(topic: str, version: int) -> None:
+def publish_on_commit(topic: str, version: int, regions=None) -> None:
     """Publish once the current transaction commits (services call this, never views).
 
     The action has committed by then: a failed publish (Redis away) is logged and the action still
     answers as a success. Clients catch up from the durable version: at their stream's next
     keep-alive, or when it reconnects (``Last-Event-ID``)."""
-    transaction.on_commit(lambda: _publish_committed(topic, version))
+    transaction.on_commit(lambda: _publish_committed(topic, version, regions))
 
 
-def _publish_committed(topic: str, version: int) -> None:
+def _publish_committed(topic: str, version: int, regions=None) -> None:
     try:
-        publish(topic, version)
+        if regions is None:
+            publish(topic, version)
+        else:
+            publish(topic, version, regions)
     except Exception:  # noqa: BLE001 (whatever the backend raised, the change is durable)
         logger.warning("live bus: could not publish %s version %s; clients catch up from the log",
                        topic, version, exc_info=True)

@@ -20,10 +20,26 @@ import json
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connection
 from django.http import Http404, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
 from frontera.live import bus, topics
+
+
+def _read(fn):
+    """``fn`` as a coroutine run in a worker thread, its database connection given back afterwards:
+    a stream lasts for hours and must hold no connection (nor a slot of the connection pool,
+    settings ``DATABASE_POOL``) between its reads, or a few open phones would exhaust them."""
+
+    def run(*args):
+        try:
+            return fn(*args)
+        finally:
+            if not connection.in_atomic_block:  # (a test's own transaction stays open)
+                connection.close()
+
+    return sync_to_async(run)
 
 
 def _since(request) -> int | None:
@@ -33,8 +49,13 @@ def _since(request) -> int | None:
     return None
 
 
-def format_event(event: str, version: int, topic: str) -> str:
-    data = json.dumps({"topic": topic, "version": version})
+def format_event(event: str, version: int, topic: str, regions=None) -> str:
+    """One SSE message; ``regions`` (the page regions the change can show in) only when the push
+    named them: without it a page refetches every region."""
+    payload = {"topic": topic, "version": int(version)}
+    if regions is not None:
+        payload["regions"] = list(regions)
+    data = json.dumps(payload)
     return f"id: {version}\nevent: {event}\ndata: {data}\n\n"
 
 
@@ -42,7 +63,7 @@ async def event_stream(topic: str, since: int | None, keepalive: float):
     """The stream for one subscriber; subscribes before reading the version so nothing is missed."""
     async with bus.subscribe(topic) as queue:
         yield "retry: 2000\n\n"
-        current = await sync_to_async(topics.current_version)(topic)
+        current = await _read(topics.current_version)(topic)
         if since is not None and since < current:
             yield format_event("changed", current, topic)
         else:
@@ -56,13 +77,13 @@ async def event_stream(topic: str, since: int | None, keepalive: float):
             if version is None or version == bus.RESYNC:
                 # a quiet tick or a subscription made again: a publish may have been missed, so
                 # the durable version decides (a missed push is healed within one keep-alive)
-                version = await sync_to_async(topics.current_version)(topic)
+                version = await _read(topics.current_version)(topic)
                 if version <= last:
                     yield ": keep-alive\n\n"
                     continue
             if version > last:
                 last = version
-                yield format_event("changed", version, topic)
+                yield format_event("changed", version, topic, getattr(version, "regions", None))
 
 
 class _Following:
@@ -120,8 +141,8 @@ async def composite_stream(topic: str, since: int | None, keepalive: float):
     following = _Following()
     try:
         yield "retry: 2000\n\n"
-        await following.update(await sync_to_async(topics.sources)(topic))
-        current = await sync_to_async(topics.current_version)(topic)
+        await following.update(await _read(topics.sources)(topic))
+        current = await _read(topics.current_version)(topic)
         yield format_event("changed" if since is not None and since != current else "hello", current, topic)
         last = current
         while True:
@@ -132,10 +153,10 @@ async def composite_stream(topic: str, since: int | None, keepalive: float):
                 pushed = False
             while not following.queue.empty():
                 following.queue.get_nowait()
-            wanted, version = await sync_to_async(_sources_and_version)(topic)
+            wanted, version = await _read(_sources_and_version)(topic)
             if set(wanted) != following.topics:
                 await following.update(wanted)
-                version = await sync_to_async(topics.current_version)(topic)  # nothing missed meanwhile
+                version = await _read(topics.current_version)(topic)  # nothing missed meanwhile
             if version != last:
                 last = version
                 yield format_event("changed", version, topic)
@@ -148,7 +169,7 @@ async def composite_stream(topic: str, since: int | None, keepalive: float):
 @require_GET
 async def stream(request, topic: str):
     user = await request.auser()
-    version = await sync_to_async(topics.resolve)(topic, user)
+    version = await _read(topics.resolve)(topic, user)
     if version is None:
         raise Http404
     make = composite_stream if topics.is_composite(topic) else event_stream

@@ -10,6 +10,9 @@
  * last rendered keep their value, checked and selected states (beforeAttributeUpdated). Sending
  * the form ends the edit: its answer may then reset it.
  *
+ * A push ("changed", with the topic's version) may name the regions that changed; the other
+ * regions of the page do not refetch (see the htmx:configRequest listener below).
+ *
  * Loaded once by templates/base.html, after htmx and idiomorph; no inline script (CSP).
  */
 (function () {
@@ -41,6 +44,22 @@
     var form = elt && (elt.tagName === "FORM" ? elt : elt.form || (elt.closest && elt.closest("form")));
     if (!form) return;
     form.querySelectorAll("[data-edited]").forEach(function (f) { f.removeAttribute("data-edited"); });
+  });
+
+  // A push names the regions its change can show in (issue #11): a region refetches on
+  // "sse:changed" only if the push names it, or names none (a reconnect, a healed push: every
+  // region). The region's name is its id (checks, board, feed, combat, me). Nothing is held back:
+  // a region the push names refetches at once; one it does not name has nothing new to show.
+  document.addEventListener("htmx:configRequest", function (evt) {
+    var trigger = evt.detail && evt.detail.triggeringEvent;
+    if (!trigger || trigger.type !== "sse:changed" || !trigger.detail) return;
+    var regions;
+    try {
+      regions = JSON.parse(trigger.detail.data).regions;
+    } catch (e) {
+      return;  // not ours to judge: refetch
+    }
+    if (Array.isArray(regions) && regions.indexOf(evt.detail.elt.id) === -1) evt.preventDefault();
   });
 
   function configure() {

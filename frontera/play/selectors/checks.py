@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db.models import Prefetch, Q
 from django.utils.translation import gettext
 
-from frontera.play.models import Check, Gamble, GameSession, Participant, PistolDuel, Treatment
+from frontera.play.models import Check, GameSession, Participant
 from frontera.play.selectors.core import (
     Viewer,
     card_view,
@@ -165,13 +165,23 @@ def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = N
 
 
 def session_checks(session: GameSession):
-    participants = Participant.objects.select_related("character").order_by("pk")
-    # a check another action waits on (a banca, a contest, medical attention, a pistol duel) is
-    # called off through that action, not withdrawn on its own
-    owned = (Exists(Gamble.objects.filter(prueba=OuterRef("pk"))) | Exists(Treatment.objects.filter(prueba=OuterRef("pk")))
-             | Exists(PistolDuel.objects.filter(prueba=OuterRef("pk"))))
-    base = (Check.objects.filter(session=session).annotate(owned=owned)
-            .prefetch_related(Prefetch("participants", queryset=participants)))
+    """The session's open checks (oldest first) and its latest resolved ones, with participants.
+
+    Each open check knows whether another action waits on it (``owned``: a banca, a contest,
+    medical attention, a pistol duel), which calls it off through that action, not withdrawn on
+    its own: one query for the open checks only (issue #11's profile: the three correlated
+    ``EXISTS`` annotated on both lists it replaces cost more to build than the rest)."""
+    participants = Participant.objects.select_related("character").defer("character__sheet").order_by("pk")
+    base = Check.objects.filter(session=session).prefetch_related(Prefetch("participants", queryset=participants))
     open_checks = list(base.exclude(status=Check.Status.RESOLVED).order_by("pk"))
     recent = list(base.filter(status=Check.Status.RESOLVED).order_by("-pk")[:RECENT_CHECKS])
+    owned: set[int] = set()
+    if open_checks:
+        ids = [c.pk for c in open_checks]
+        waits = Q(gambles__isnull=False) | Q(treatments__isnull=False) | Q(pistol_duels__isnull=False)
+        owned.update(Check.objects.filter(Q(pk__in=ids) & waits).order_by().values_list("pk", flat=True))
+    for prueba in open_checks:
+        prueba.owned = prueba.pk in owned
+    for prueba in recent:
+        prueba.owned = True  # resolved: nothing to withdraw
     return open_checks, recent

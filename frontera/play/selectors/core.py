@@ -71,6 +71,14 @@ def session_version(session_id: int) -> int:
     return SessionEvent.objects.filter(session_id=session_id).aggregate(m=Max("pk"))["m"] or 0
 
 
+def feed_stamp(session_id: int) -> str:
+    """What names one state of the feed: the session's latest event (id and time, so a database
+    that reuses ids after a restore never matches an older stamp). The feed is the same for every
+    viewer (:func:`session_feed`), so one rendering per stamp and language serves them all."""
+    latest = SessionEvent.objects.filter(session_id=session_id).order_by("-pk").values_list("pk", "created_at").first()
+    return f"{latest[0]}-{latest[1].timestamp()}" if latest else "0"
+
+
 def sessions_of(campaign) -> list[GameSession]:
     return list(GameSession.objects.filter(campaign=campaign).order_by("-number"))
 

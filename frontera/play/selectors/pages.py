@@ -1,6 +1,8 @@
-"""The two pages of a session, built whole from one viewer: the Mayor's dashboard and the player's
-phone. Pages, htmx fragments and live refetches all render from these, so a fragment can never show
-more than its page."""
+"""The two pages of a session, built from one viewer: the Mayor's dashboard and the player's phone.
+Pages, htmx fragments and live refetches all render from these, so a fragment can never show more
+than its page. ``regions`` names the live regions to build (``None``: the whole page): a fragment,
+or the answer to an action, builds only the parts of the view model its regions show (issue #11),
+through the same functions and the same redaction as the whole page."""
 
 from __future__ import annotations
 
@@ -25,11 +27,16 @@ from frontera.play.services.table_tools import undoable
 from frontera.rules import session as rules_session
 
 
-def _base(session: GameSession, viewer: Viewer) -> tuple[dict, rules_session.Session, dict]:
+def _wants(regions, *names: str) -> bool:
+    return regions is None or any(name in regions for name in names)
+
+
+def _base(
+    session: GameSession, viewer: Viewer, regions, zones_in: str
+) -> tuple[dict, rules_session.Session, dict | None]:
+    """What every region shares; the engine's view (``seen``) only if ``zones_in`` (the region that
+    shows the zones and seats: the board, or the phone's own character) is wanted."""
     state = rules_session.Session.from_json(session.state)
-    # The engine's own redaction: the Mayor sees as his seat, a player as theirs (one per character).
-    seat = MAYOR_SEAT if viewer.is_mayor else next(iter(sorted(viewer.seats)), None)
-    seen = rules_session.view(state, seat if seat in state.players else None)
     context = {
         "session": session,
         "campaign": session.campaign,
@@ -37,10 +44,17 @@ def _base(session: GameSession, viewer: Viewer) -> tuple[dict, rules_session.Ses
         "phase": state.phase,
         "mode": session.get_mode_display(),
         "ended": session.status == GameSession.Status.ENDED,
-        "zones": zones_view(seen),
-        "feed": session_feed(session),
-        "version": session_version(session.pk),
     }
+    seen = None
+    if _wants(regions, zones_in):
+        # The engine's own redaction: the Mayor sees as his seat, a player as theirs (one per character).
+        seat = MAYOR_SEAT if viewer.is_mayor else next(iter(sorted(viewer.seats)), None)
+        seen = rules_session.view(state, seat if seat in state.players else None)
+        context["zones"] = zones_view(seen)
+    if _wants(regions, "feed"):
+        context["feed"] = session_feed(session)
+    if regions is None:  # the whole page: the version its stream starts from
+        context["version"] = session_version(session.pk)
     return context, state, seen
 
 
@@ -51,44 +65,50 @@ def callable_characters(session: GameSession) -> list[tuple[int, str]]:
     return seated + [(c.pk, c.name) for c in others.order_by("kind", "name")]
 
 
-def dashboard_view(session: GameSession, user) -> dict:
+def dashboard_view(session: GameSession, user, regions: set[str] | None = None) -> dict:
     """The Mayor's dashboard: every character with tracks and draw penalty, every zone (counts
     where hidden), open and recent checks, the feed. A constant number of queries."""
     viewer = viewer_for(session, user)
     assert viewer.is_mayor, "the dashboard is the Mayor's"
-    context, state, seen = _base(session, viewer)
-    seats = list(Seat.objects.filter(session=session).select_related("character__owner"))
-    seated = {s.character_id for s in seats}
-    npcs = list(
-        Character.objects.filter(campaign=session.campaign).exclude(kind=Character.Kind.PROTAGONIST).order_by("kind", "name")
-    )
-    absent = list(
-        Character.objects.filter(campaign=session.campaign, kind=Character.Kind.PROTAGONIST)
-        .exclude(pk__in=seated).order_by("name")
-    )
-    protagonists = []
-    for s in seats:
-        row = character_row(s.character)
-        row.update(player=s.character.owner.get_username(), seat=seat_row(seen, s.key))
-        protagonists.append(row)
-    treated = session.tallies.get("medical", {})
-    for row in protagonists:
-        row["treated"] = str(row["pk"]) in treated
-    open_checks, recent = session_checks(session)
-    context.update(
-        protagonists=protagonists,
-        npcs=[character_row(c) for c in npcs],
-        absent=absent,
-        mayor_seat=seat_row(seen, MAYOR_SEAT),
-        open_checks=check_rows(open_checks, viewer, state),
-        recent_checks=check_rows(recent, viewer, state),
-        callable_characters=[(s.character_id, s.character.name) for s in seats] + [(c.pk, c.name) for c in npcs],
-        fight=combat_view(session, viewer),
-        exchanges=exchanges_view(session, viewer, state),
-        bancas=banca_view(session, viewer),
-        duels=drinking_duels_view(session, viewer),
-        undo=_undo_row(session),
-    )
+    context, state, seen = _base(session, viewer, regions, "board")
+    if _wants(regions, "board"):
+        seats = list(Seat.objects.filter(session=session).select_related("character__owner"))
+        seated = {s.character_id for s in seats}
+        npcs = list(
+            Character.objects.filter(campaign=session.campaign).exclude(kind=Character.Kind.PROTAGONIST)
+            .order_by("kind", "name")
+        )
+        absent = list(
+            Character.objects.filter(campaign=session.campaign, kind=Character.Kind.PROTAGONIST)
+            .exclude(pk__in=seated).order_by("name")
+        )
+        protagonists = []
+        treated = session.tallies.get("medical", {})
+        for s in seats:
+            row = character_row(s.character)
+            row.update(player=s.character.owner.get_username(), seat=seat_row(seen, s.key))
+            row["treated"] = str(row["pk"]) in treated
+            protagonists.append(row)
+        context.update(
+            protagonists=protagonists,
+            npcs=[character_row(c) for c in npcs],
+            absent=absent,
+            mayor_seat=seat_row(seen, MAYOR_SEAT),
+            callable_characters=[(s.character_id, s.character.name) for s in seats]
+            + [(c.pk, c.name) for c in npcs],
+            undo=_undo_row(session),
+        )
+    if _wants(regions, "checks"):
+        open_checks, recent = session_checks(session)
+        context.update(
+            open_checks=check_rows(open_checks, viewer, state),
+            recent_checks=check_rows(recent, viewer, state),
+            exchanges=exchanges_view(session, viewer, state),
+            bancas=banca_view(session, viewer),
+            duels=drinking_duels_view(session, viewer),
+        )
+    if _wants(regions, "combat"):
+        context["fight"] = combat_view(session, viewer)
     return context
 
 
@@ -101,36 +121,41 @@ def _undo_row(session: GameSession) -> dict | None:
     return {"pk": undo.pk, "text": render_message(message.pop("_msg"), message)}
 
 
-def phone_view(session: GameSession, user) -> dict:
+def phone_view(session: GameSession, user, regions: set[str] | None = None) -> dict:
     """The player's phone: their character(s) with tracks and deck (a count in phase 1, the
     composition by suit in phase 2), their checks with odds, cards and choices, the feed."""
     viewer = viewer_for(session, user)
-    context, state, seen = _base(session, viewer)
-    mine = []
-    seats = list(
-        Seat.objects.filter(session=session, character__owner=user).select_related("character").order_by("pk")
-    )
-    for s in seats:
-        row = character_row(s.character)
-        view = rules_session.view(state, s.key) if s.key in state.players else seen
-        seat = seat_row(view, s.key)
+    context, state, seen = _base(session, viewer, regions, "me")
+    if _wants(regions, "me"):
+        mine = []
+        seats = list(
+            Seat.objects.filter(session=session, character__owner=user)
+            .select_related("character").order_by("pk")
+        )
         owner_sees = rules_session.owner_sees_deck(state)
-        seat["by_suit"] = by_suit([c["uid"] for c in seat["deck"]]) if owner_sees else []
-        seat["owner_sees"] = owner_sees
-        row["seat"] = seat
-        row["treated"] = str(row["pk"]) in session.tallies.get("medical", {})
-        mine.append(row)
-    open_checks, recent = session_checks(session)
-    context.update(
-        mine=mine,
-        my_open_checks=check_rows(open_checks, viewer, state, only_seats=viewer.seats),
-        others_open_checks=[
-            row for row in check_rows(open_checks, viewer, state) if not any(p["mine"] for p in row["participants"])
-        ],
-        my_recent_checks=check_rows(recent, viewer, state, only_seats=viewer.seats)[:PHONE_RECENT_CHECKS],
-        fight=combat_view(session, viewer),
-        exchanges=exchanges_view(session, viewer, state),
-        bancas=banca_view(session, viewer),
-        duels=drinking_duels_view(session, viewer),
-    )
+        for s in seats:
+            row = character_row(s.character)
+            view = rules_session.view(state, s.key) if s.key in state.players else seen
+            seat = seat_row(view, s.key)
+            seat["by_suit"] = by_suit([c["uid"] for c in seat["deck"]]) if owner_sees else []
+            seat["owner_sees"] = owner_sees
+            row["seat"] = seat
+            row["treated"] = str(row["pk"]) in session.tallies.get("medical", {})
+            mine.append(row)
+        context["mine"] = mine
+    if _wants(regions, "checks"):
+        open_checks, recent = session_checks(session)
+        context.update(
+            my_open_checks=check_rows(open_checks, viewer, state, only_seats=viewer.seats),
+            others_open_checks=[
+                row for row in check_rows(open_checks, viewer, state)
+                if not any(p["mine"] for p in row["participants"])
+            ],
+            my_recent_checks=check_rows(recent, viewer, state, only_seats=viewer.seats)[:PHONE_RECENT_CHECKS],
+            exchanges=exchanges_view(session, viewer, state),
+            bancas=banca_view(session, viewer),
+            duels=drinking_duels_view(session, viewer),
+        )
+    if _wants(regions, "combat"):
+        context["fight"] = combat_view(session, viewer)
     return context

@@ -23,8 +23,11 @@ from frontera.characters.models import Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.play.models import MAYOR_SEAT, Check, GameSession, Participant
 from frontera.play.services.core import (
+    CARDS_AND_TRACKS,
+    CHECKS,
     E_NO_CHARACTERS,
     E_NOT_YOUR_HAND,
+    FEED,
     N_CARDS,
     OUTCOME_LABELS,
     EventLog,
@@ -106,8 +109,10 @@ def count_cards(sheet: rules_characters.Character, trait: str, skill: str, modif
 
 def create_check(
     *, session: GameSession, by, kind: str, entries: Sequence[Entry], difficulty: int | None, label: str,
-    request_key: str,
+    request_key: str, regions: set[str] | None = None,
 ) -> Check:
+    """``regions``: what the caller knows its whole action changes (a plain call: the checks and the
+    feed); ``None`` (a banca, a duel, medical attention...) refreshes every region."""
     session = lock_session(session)
     if request_key:
         existing = Check.objects.filter(session=session, request_key=request_key).first()
@@ -172,6 +177,8 @@ def create_check(
             participant.save(update_fields=["status", "outcome"])
             log.decide(gettext_noop("%(who)s would draw no card: automatic failure."), rules=["FR-CHK-1"],
                        prueba=prueba, who=entry.character.name)
+    if regions is not None and not any(achispado for *_, achispado in rows):
+        log.regions = set(regions)  # not when an Achispado's card left the dead man's hand (zones)
     log.flush()
     _refresh_check(prueba, session, by)
     return prueba
@@ -195,7 +202,7 @@ def check_request(
     automatic failure. A repeated ``request_key`` returns the check already made."""
     entries = [Entry(c, trait, skill, modifier) for c in characters]
     return create_check(session=session, by=by, kind=Check.Kind.TRAIT, entries=entries, difficulty=difficulty,
-                         label=label, request_key=request_key)
+                         label=label, request_key=request_key, regions={CHECKS, FEED})
 
 
 @transaction.atomic
@@ -204,7 +211,7 @@ def opposed_request(*, session: GameSession, by, entries: Sequence[Entry], label
     """The Mayor calls an opposed check: every participant with their own trait and skill
     (FR-OPP-1); they draw, choose in secret and reveal together (:func:`check_choose`)."""
     return create_check(session=session, by=by, kind=Check.Kind.OPPOSED, entries=entries, difficulty=None,
-                         label=label, request_key=request_key)
+                         label=label, request_key=request_key, regions={CHECKS, FEED})
 
 
 def _lock_participant(participant: Participant) -> tuple[GameSession, Participant]:
@@ -255,6 +262,7 @@ def check_draw(*, participant: Participant, by) -> Participant:
     save_state(session, state)
     log.cards(events, before, state, prueba=prueba)
     participant.save(update_fields=["drawn", "drawn_by", "status", "outcome"])
+    log.regions = {CHECKS, FEED, *CARDS_AND_TRACKS}
     log.flush()
     _refresh_check(prueba, session, by)
     return participant
@@ -346,9 +354,13 @@ def check_choose(*, participant: Participant, by, card: str, suit: str = "") -> 
                    what=check_what(participant.trait, participant.skill), outcome=msg(OUTCOME_LABELS[record.outcome]),
                    why=why(played, participant.trait, prueba.difficulty, record.outcome))
         save_state(session, state)
+        written = len(log.rows)
         for follow_up in _AFTER_TRAIT_CHECK:
             follow_up(session, prueba, participant, played, log)
+        if len(log.rows) == written:  # no follow-up acted (a banca, medical attention: anything may change)
+            log.regions = {CHECKS, FEED, *CARDS_AND_TRACKS}
     else:
+        log.regions = {CHECKS, FEED}
         participant.status = Check.Status.CHOSEN
         log.decide(gettext_noop("%(who)s has chosen a card, face down until everyone reveals."),
                    rules=["FR-OPP-1"], prueba=prueba, who=participant.character.name)

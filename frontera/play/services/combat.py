@@ -24,7 +24,10 @@ from frontera.characters.selectors import campaign_catalogue
 from frontera.messages import engine_text
 from frontera.play.models import MAYOR_SEAT, CombatRound, GameSession, combat_key, seat_key
 from frontera.play.services.core import (
+    CARDS_AND_TRACKS,
+    COMBAT,
     E_NOT_YOUR_HAND,
+    FEED,
     N_CARDS,
     EventLog,
     SessionError,
@@ -275,6 +278,7 @@ def combat_declare(*, combat: CombatRound, by, character: Character, technique: 
                    rules=["FR-CMB-2", "FR-CMB-3"] + (["FR-CMB-9"] if move_cover else []), who=names[key],
                    band=move["band"], cover=msg(gettext_noop(", %(cover)s"),
                                                  cover=msg(COVER_LABELS[move_cover])) if move_cover else "")
+    log.regions = {COMBAT, FEED}  # the fight's own state (medical attention below publishes its own check)
     log.flush()
     if technique == "medical":
         medical_request(session=session, by=by, healer=character, patient=patient,
@@ -333,6 +337,7 @@ def combat_draw(*, combat: CombatRound, by, character: Character) -> CombatRound
     log.decide(ngettext("%(who)s draws %(count)s card for the fight.", "%(who)s draws %(count)s cards for the fight."),
                rules=["FR-CMB-1"],
                who=character.name, count=len(drawn), seed=seed)
+    log.regions = {COMBAT, FEED, *CARDS_AND_TRACKS}
     log.flush()
     return combat
 
@@ -386,6 +391,7 @@ def combat_choose(*, combat: CombatRound, by, character: Character, cards: Seque
     combat.save(update_fields=["state"])
     log = EventLog(session, by, [])
     log.decide(gettext_noop("%(who)s has locked in, face down."), rules=["FR-CMB-1"], who=character.name)
+    log.regions = {COMBAT, FEED}  # the reveal below, if it comes, publishes every region
     log.flush()
     if rules_combat.phase(state) == "reveal":
         _combat_reveal(session, combat, by)

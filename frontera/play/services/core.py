@@ -99,13 +99,22 @@ def card_label(uid: str, declared: str | None = None) -> str:
     return card.label
 
 
+# The live regions of the session pages (their element ids), as a push names them (issue #11): a
+# page refetches only the regions a push names. An action names the ones it may change; one that
+# does not (``regions`` None) refreshes every region, which is always correct.
+CHECKS, COMBAT, FEED = "checks", "combat", "feed"
+CARDS_AND_TRACKS = ("board", "me")  # the Mayor's table and the phone's own character: decks, zones
+
+
 @dataclass
 class EventLog:
-    """Events of one action, written together; the topic is published once after commit."""
+    """Events of one action, written together; the topic is published once after commit, naming
+    ``regions`` if the action set them (only what it knows it changed), else every region."""
 
     session: GameSession
     actor: object
     rows: list
+    regions: set[str] | None = None
 
     def decide(self, message: str, *, rules: Sequence[str] = (), prueba: Check | None = None, **params) -> None:
         self.rows.append(
@@ -141,7 +150,7 @@ class EventLog:
         if last is None:  # backends without RETURNING ids
             last = SessionEvent.objects.filter(session=self.session).aggregate(m=Max("pk"))["m"]
         if last:
-            publish_on_commit(session_topic(self.session.pk), last)
+            publish_on_commit(session_topic(self.session.pk), last, self.regions)
         self.rows = []
 
 

@@ -51,19 +51,20 @@ def protagonists(campaign):
     return list(Character.objects.filter(campaign=campaign, kind=Character.Kind.PROTAGONIST).order_by("name"))
 
 
-def page_context(request, session, **extra):
+def page_context(request, session, regions: set[str] | None = None, **extra):
     """The page's template and context: the dashboard for whoever runs the session, the phone for
-    anybody else of the campaign. No form is built here: the Mayor's forms open on demand in a
-    dialog (:mod:`frontera.play.views.dialogs`)."""
+    anybody else of the campaign; only what ``regions`` show when they are named (a fragment, the
+    answer to an action), the whole page otherwise. No form is built here: the Mayor's forms open
+    on demand in a dialog (:mod:`frontera.play.views.dialogs`)."""
     if can_run_session(request.user, session.campaign):
-        context = dashboard_view(session, request.user)
+        context = dashboard_view(session, request.user, regions)
         template = "play/dashboard.html"
         # the one-tap actions of this rendering, one action each: "<tap key>-<character>-<action>"
         # stays within the request key's 40 characters
         context["tap_key"] = secrets.token_hex(8)
         context["toolbar"] = TOOLBAR
     else:
-        context = phone_view(session, request.user)
+        context = phone_view(session, request.user, regions)
         template = "play/phone.html"
     context.update(live_topic=session_topic(session.pk), **extra)
     return template, context
@@ -73,7 +74,10 @@ CLOSE_DIALOG = "frontera:close-dialog"
 
 
 def region(request, session, region: str, error: str | None = None, **extra):
-    template, context = page_context(request, session, error=error, **extra)
+    # the session as the action left it: the view read it before the service changed its state
+    # (decks, zones, odds must not show the state from before the action)
+    session.refresh_from_db(fields=["state", "phase", "decks", "status", "tallies"])
+    template, context = page_context(request, session, {region}, error=error, **extra)
     return HttpResponse(render_to_string(f"{template}#{region}", context, request))
 
 

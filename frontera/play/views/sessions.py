@@ -2,8 +2,11 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.core.cache import cache
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -13,7 +16,7 @@ from frontera.characters.models import Character
 from frontera.play.forms.common import new_request_key, posted_request_key
 from frontera.play.forms.sessions import JoinForm, SessionStartForm
 from frontera.play.models import GameSession, Seat
-from frontera.play.selectors.core import sessions_of
+from frontera.play.selectors.core import feed_stamp, sessions_of
 from frontera.play.services import sessions as sessions_actions
 from frontera.play.services.core import SessionError
 from frontera.play.views.common import (
@@ -60,14 +63,33 @@ def session_list(request, pk: int):
 @vary_on_headers("HX-Request")
 def session_page(request, pk: int):
     session = session_for(request.user, pk)
-    template, context = page_context(request, session)
     fragment = request.GET.get("fragment")
-    allowed = DASHBOARD_FRAGMENTS if context["is_mayor"] else PHONE_FRAGMENTS
     if fragment:
+        allowed = DASHBOARD_FRAGMENTS if can_run_session(request.user, session.campaign) else PHONE_FRAGMENTS
         if fragment not in allowed:
             raise Http404
+        if fragment == "feed":
+            return HttpResponse(_feed(request, session))
+        template, context = page_context(request, session, {fragment})
         return render(request, f"{template}#{fragment}", context)
+    template, context = page_context(request, session)
     return render(request, template, context)
+
+
+FEED_CACHE_SECONDS = 600
+
+
+def _feed(request, session) -> str:
+    """The feed region, rendered once per state of the feed and language (issue #11): every page of
+    the session refetches it after each push, and it is the same for every member (public facts
+    only). The viewer's membership was checked before (:func:`session_for`)."""
+    key = f"play:feed:{session.pk}:{feed_stamp(session.pk)}:{get_language()}"
+    html = cache.get(key)
+    if html is None:
+        template, context = page_context(request, session, {"feed"})
+        html = render_to_string(f"{template}#feed", context, request)
+        cache.set(key, html, FEED_CACHE_SECONDS)
+    return html
 
 
 @login_required

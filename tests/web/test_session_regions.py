@@ -1,0 +1,149 @@
+"""Issue #11: render only what changed. A fragment and an action's answer build only their own
+region, and show exactly what the whole page shows there; a push names the regions its change can
+show in, so a page refetches only those (none named: every region)."""
+
+import asyncio
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.urls import reverse
+
+from frontera.live import bus
+from frontera.live.views import event_stream, format_event
+from frontera.play.selectors.core import session_version
+from frontera.play.services.checks import check_choose, check_draw, check_request
+from frontera.play.services.table_tools import track_change
+from tests.factories import make_table
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _normalised(html: str) -> str:
+    """Without what differs between two renderings of the same state: the CSRF token (masked anew
+    each time) and the dashboard's one-tap request keys (fresh per rendering)."""
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', 'name="csrfmiddlewaretoken" value=""', html)
+    html = re.sub(r'"X-CSRFToken": "[^"]+"', '"X-CSRFToken": ""', html)
+    return re.sub(r'name="request_key" value="[0-9a-f]{16}-', 'name="request_key" value="-', html)
+
+
+def _table_in_play():
+    session, mayor, seated, minions = make_table(players=2, minions=1)
+    (p1, hero1), (p2, hero2) = seated
+    check = check_request(session=session, by=mayor, characters=[hero1, hero2, minions[0]], trait="manos")
+    first = check.participants.get(character=hero1)
+    check_draw(participant=first, by=p1)
+    resolved = check_request(session=session, by=mayor, characters=[hero2], trait="cabeza")
+    done = resolved.participants.get()
+    done = check_draw(participant=done, by=p2)
+    check_choose(participant=done, by=p2, card=done.drawn[0], suit="S")
+    return session, mayor, p1, p2
+
+
+@pytest.mark.parametrize("who", ["mayor", "player"])
+def test_each_fragment_is_what_the_whole_page_shows_in_that_region(client, who):
+    """A fragment is built from its region's part of the view model only; its HTML is the same as
+    that region's in the whole page (same data, same redaction)."""
+    session, mayor, p1, _p2 = _table_in_play()
+    client.force_login(mayor if who == "mayor" else p1)
+    page = _normalised(client.get(session.get_absolute_url()).text)
+    regions = ["board", "checks", "feed", "combat"] if who == "mayor" else ["me", "checks", "feed", "combat"]
+    for region in regions:
+        fragment = client.get(session.get_absolute_url(), {"fragment": region}, **HX)
+        assert fragment.status_code == 200
+        html = _normalised(fragment.text).strip()
+        assert f'id="{region}"' in html
+        assert html in page, region
+
+
+def test_an_action_answers_with_its_region_as_the_page_shows_it(client):
+    """The answer to a draw is the phone's #checks region, exactly as the whole page then shows it."""
+    session, mayor, _p1, p2 = _table_in_play()
+    check = check_request(session=session, by=mayor, characters=[session.seats.get(character__owner=p2).character],
+                          trait="sentidos")
+    participant = check.participants.get()
+    client.force_login(p2)
+    answer = client.post(reverse("play_draw", args=[session.pk, participant.pk]), **HX)
+    assert answer.status_code == 200
+    html = _normalised(answer.text).strip()
+    assert html.startswith('<section id="checks"') and 'id="me"' not in html and 'id="feed"' not in html
+    assert html in _normalised(client.get(session.get_absolute_url()).text)
+
+
+def _published(monkeypatch, django_capture_on_commit_callbacks, action):
+    published = []
+    monkeypatch.setattr(bus, "publish", lambda topic, version, regions=None: published.append(
+        None if regions is None else tuple(sorted(regions))))
+    with django_capture_on_commit_callbacks(execute=True):
+        action()
+    return published
+
+
+def test_a_push_names_the_regions_a_check_can_change(monkeypatch, django_capture_on_commit_callbacks):
+    """Calling a check changes the checks and the feed; drawing and playing a card move cards too
+    (decks, zones: the Mayor's table and the phone's own character); a table tool names nothing,
+    so every region refreshes."""
+    session, mayor, seated, _minions = make_table(players=1, minions=0)
+    (player, hero), = seated
+    calls = []
+    assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: calls.append(
+        check_request(session=session, by=mayor, characters=[hero], trait="manos"))) == [("checks", "feed")]
+    participant = calls[0].participants.get()
+    drawn = []
+    assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: drawn.append(
+        check_draw(participant=participant, by=player))) == [("board", "checks", "feed", "me")]
+    assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: check_choose(
+        participant=drawn[0], by=player, card=drawn[0].drawn[0], suit="S")) == [("board", "checks", "feed", "me")]
+    assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: track_change(
+        session=session, by=mayor, character=hero, track="health", amount=-1)) == [None]
+
+
+def test_push_regions_travel_through_redis_encoding_and_the_sse_message():
+    push = bus.Push(42, {"feed", "checks"})
+    assert push == 42 and push.regions == ("checks", "feed")
+    again = bus.Push.decode(push.encode().encode())
+    assert again == 42 and again.regions == ("checks", "feed")
+    assert bus.Push.decode(b"7").regions is None  # a version alone: every region
+    assert format_event("changed", push, "session:1", push.regions) == (
+        'id: 42\nevent: changed\ndata: {"topic": "session:1", "version": 42, "regions": ["checks", "feed"]}\n\n')
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_stream_passes_on_the_regions_of_a_push():
+    session, mayor, seated, _minions = make_table(players=1, minions=0)
+    (_player, hero), = seated
+    topic = f"session:{session.pk}"
+    since = session_version(session.pk)
+
+    async def scenario():
+        stream = event_stream(topic, since, keepalive=5)
+        assert (await stream.__anext__()).startswith("retry:")
+        assert "event: hello" in await stream.__anext__()
+        await sync_to_async(check_request)(session=session, by=mayor, characters=[hero], trait="manos")
+        message = await asyncio.wait_for(stream.__anext__(), 2)
+        await stream.aclose()
+        return message
+
+    message = asyncio.run(scenario())
+    assert message.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
+    assert '"regions": ["checks", "feed"]' in message
+
+
+def test_the_feed_is_rendered_once_per_change_and_language_and_never_stale(client):
+    """The feed region is the same for every member: it is rendered once per state of the feed and
+    language and served to all; a new event makes a new rendering at once."""
+    session, mayor, seated, _minions = make_table(players=2, minions=0)
+    (p1, hero1), (p2, _hero2) = seated
+    url = session.get_absolute_url()
+    client.force_login(p1)
+    first = client.get(url, {"fragment": "feed"}, **HX).text
+    client.force_login(p2)
+    assert client.get(url, {"fragment": "feed"}, **HX).text == first
+    check_request(session=session, by=mayor, characters=[hero1], trait="sentidos")
+    fresh = client.get(url, {"fragment": "feed"}, **HX).text
+    assert fresh != first and fresh.count("<li>") == first.count("<li>") + 1
+    client.force_login(mayor)
+    assert client.get(url, {"fragment": "feed"}, **HX).text == fresh
+    english = client.get(url, {"fragment": "feed"}, HTTP_ACCEPT_LANGUAGE="en", **HX).text
+    assert "What just happened" in english and "What just happened" not in fresh
