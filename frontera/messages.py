@@ -5,7 +5,8 @@ logged feed message.
 - A template marked with the engine's ``ngettext`` is translated with Django's ``ngettext`` and
   the number in its count parameter, so each language uses its own plural rule.
 - A parameter that is itself a message (``{"_msg": msgid, **params}``, the feed's convention) is
-  translated first.
+  translated first; a parameter that is an internal key of the game's vocabulary (a technique, a
+  trait, a suit...) becomes its word in the user's language (:mod:`frontera.glossary`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Mapping
 from django.utils.translation import gettext, ngettext
 
 import frontera.rules
+from frontera.glossary import param_text
 from frontera.rules.errors import RulesError, plural_form, plural_number
 
 # Every engine module, so each plural message is known before any stored template is rendered.
@@ -31,7 +33,9 @@ def engine_text(template: str, params: Mapping[str, object] | None = None) -> st
     for key, value in (params or {}).items():
         if isinstance(value, Mapping) and "_msg" in value:
             value = engine_text(value["_msg"], {k: v for k, v in value.items() if k != "_msg"})
-        values[key] = value
+        elif isinstance(value, list) and value and all(isinstance(v, Mapping) and "_msg" in v for v in value):
+            value = "; ".join(engine_text(v["_msg"], {k: x for k, x in v.items() if k != "_msg"}) for v in value)
+        values[key] = param_text(key, value)  # an internal key or the engine's Spanish name: a word
     form = plural_form(template)
     if form is not None:
         text = ngettext(template, form[0], plural_number(values.get(form[1])))

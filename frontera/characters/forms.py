@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from frontera import glossary
 from frontera.characters.models import CatalogueItem, Character
 from frontera.characters.services import rules_message
 from frontera.rules import characters as rules
@@ -18,7 +19,7 @@ E_CHOOSE_EXTRA = _("Choose one more skill, from any group.")
 
 _GROUP_BY_NAME = {name: key for key, name in rules.GROUP_NAMES.items()}
 _TRAIT_BY_NAME = {name: key for key, name in rules.TRAIT_NAMES.items()}
-SKILL_CHOICES = [(key, skill.name) for key, skill in rules.SKILLS.items()]
+SKILL_CHOICES = glossary.choices("skill", list(rules.SKILLS))
 WEAPON_CHOICES = [("revolver", _("A revolver")), ("cuchillos", _("10 knives"))]
 
 
@@ -63,11 +64,11 @@ class WhoForm(forms.Form):
 class SkillsForm(forms.Form):
     """Step 2: one skill from each group (FR-CHAR-2, FR-CHAR-3)."""
 
-    armas = forms.ChoiceField(label=rules.GROUP_NAMES["armas"], choices=SKILL_CHOICES, required=False,
+    armas = forms.ChoiceField(label=glossary.lazy("group", "armas"), choices=SKILL_CHOICES, required=False,
                               widget=forms.RadioSelect)
-    mecanicas = forms.ChoiceField(label=rules.GROUP_NAMES["mecanicas"], choices=SKILL_CHOICES, required=False,
+    mecanicas = forms.ChoiceField(label=glossary.lazy("group", "mecanicas"), choices=SKILL_CHOICES, required=False,
                                   widget=forms.RadioSelect)
-    exploracion = forms.ChoiceField(label=rules.GROUP_NAMES["exploracion"], choices=SKILL_CHOICES,
+    exploracion = forms.ChoiceField(label=glossary.lazy("group", "exploracion"), choices=SKILL_CHOICES,
                                     required=False, widget=forms.RadioSelect)
 
     def clean(self):
@@ -84,10 +85,10 @@ class SkillsForm(forms.Form):
 class TraitsForm(forms.Form):
     """Step 3: 8 points over the four traits, each starting at 1 (FR-CHAR-1, FR-CHAR-3)."""
 
-    manos = _int_field(rules.TRAIT_NAMES["manos"], attrs={"min": 0, "max": rules.TRAIT_POINTS})
-    sentidos = _int_field(rules.TRAIT_NAMES["sentidos"], attrs={"min": 0, "max": rules.TRAIT_POINTS})
-    musculo = _int_field(rules.TRAIT_NAMES["musculo"], attrs={"min": 0, "max": rules.TRAIT_POINTS})
-    cabeza = _int_field(rules.TRAIT_NAMES["cabeza"], attrs={"min": 0, "max": rules.TRAIT_POINTS})
+    manos = _int_field(glossary.lazy("trait", "manos"), attrs={"min": 0, "max": rules.TRAIT_POINTS})
+    sentidos = _int_field(glossary.lazy("trait", "sentidos"), attrs={"min": 0, "max": rules.TRAIT_POINTS})
+    musculo = _int_field(glossary.lazy("trait", "musculo"), attrs={"min": 0, "max": rules.TRAIT_POINTS})
+    cabeza = _int_field(glossary.lazy("trait", "cabeza"), attrs={"min": 0, "max": rules.TRAIT_POINTS})
 
     def clean(self):
         data = super().clean()
@@ -169,7 +170,7 @@ class NotesForm(forms.Form):
 
 
 LEVEL_CHOICES = {
-    track: [(level, name) for level, name in sorted(names.items(), reverse=True)]
+    track: [(level, glossary.lazy("level", name)) for level, name in sorted(names.items(), reverse=True)]
     for track, names in ((tracks.HEALTH, tracks.HEALTH_NAMES), (tracks.MORALE, tracks.MORALE_NAMES),
                          (tracks.SOBRIETY, tracks.SOBRIETY_NAMES))
 }
@@ -182,10 +183,10 @@ class SheetForm(forms.Form):
                                                        (Character.Kind.MINION, _("Minion"))])
     name = forms.CharField(label=_("Name"), max_length=80)
     description = forms.CharField(label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
-    manos = _int_field(rules.TRAIT_NAMES["manos"])
-    sentidos = _int_field(rules.TRAIT_NAMES["sentidos"])
-    musculo = _int_field(rules.TRAIT_NAMES["musculo"])
-    cabeza = _int_field(rules.TRAIT_NAMES["cabeza"])
+    manos = _int_field(glossary.lazy("trait", "manos"))
+    sentidos = _int_field(glossary.lazy("trait", "sentidos"))
+    musculo = _int_field(glossary.lazy("trait", "musculo"))
+    cabeza = _int_field(glossary.lazy("trait", "cabeza"))
     cards_per_check = _int_field(_("Cards per check (minion)"))
     flat_aguante = _int_field(_("Aguante (minion)"))
     flat_confianza = _int_field(_("Confianza (minion, optional)"))

@@ -7,6 +7,7 @@ from fractions import Fraction
 from django.db.models import Exists, OuterRef, Prefetch
 from django.utils.translation import gettext
 
+from frontera import glossary
 from frontera.play.models import Check, Gamble, GameSession, Participant, PistolDuel, Treatment
 from frontera.play.selectors.core import Viewer, card_view, cards_view, render_message
 from frontera.play.services.checks import why
@@ -73,8 +74,8 @@ def _why(p: Participant, prueba: Check) -> str:
 
 
 def _what(p: Participant) -> str:
-    name = rules_characters.TRAIT_NAMES[p.trait]
-    return f"{name} ({rules_characters.SKILLS[p.skill].name})" if p.skill else name
+    name = glossary.name("trait", p.trait)
+    return f"{name} ({glossary.name('skill', p.skill)})" if p.skill else name
 
 
 def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = None) -> list[dict]:

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
+from frontera import glossary
 from frontera.campaigns.permissions import is_mayor_of
 from frontera.characters.models import Character
 from frontera.characters.selectors import campaign_catalogue
@@ -177,11 +178,12 @@ def create_check(
     return prueba
 
 
-def check_what(trait: str, skill: str) -> str:
-    name = rules_characters.TRAIT_NAMES[trait]
+def check_what(trait: str, skill: str) -> dict:
+    """What a check draws for, as a message: the trait, and the skill if any (frontera.glossary
+    names them in the reader's language)."""
     if skill:
-        name += f" ({rules_characters.SKILLS[skill].name})"
-    return name
+        return msg(gettext_noop("%(trait)s (%(skill)s)"), trait=trait, skill=skill)
+    return msg(gettext_noop("%(trait)s"), trait=trait)
 
 
 @transaction.atomic
@@ -272,7 +274,7 @@ def _close_without_card(participant: Participant, log: EventLog) -> None:
 def why(card: Card, trait: str, difficulty: int | None, outcome: str) -> dict:
     """Why a played card gives its outcome (FR-CHK-3, FR-CHK-4), as a message."""
     suit = TRAIT_SUIT[trait]
-    name = rules_characters.TRAIT_NAMES[trait]
+    name = trait  # a key: frontera.glossary names it when the message is shown
     if card.suit == suit:
         if difficulty is not None and outcome == "partial":
             return msg(gettext_noop("the suit of %(trait)s, but below difficulty %(difficulty)s"),
@@ -389,20 +391,21 @@ def _reveal(prueba: Check, session: GameSession, by) -> None:
         p.status = Check.Status.RESOLVED
         p.save(update_fields=["outcome", "status"])
         card = plays[p.pk][1]
-        shown.append(f"{p.character.name} {card.label if card else '—'} ({rules_characters.TRAIT_NAMES[p.trait]})")
+        shown.append(msg(gettext_noop("%(who)s %(card)s (%(trait)s)"), who=p.character.name,
+                         card=card.label if card else "—", trait=p.trait))
     winners = [p.character.name for p in participants if p.outcome == "win"]
     tied = [p.character.name for p in participants if p.outcome == "tie"]
     if again:
         log.decide(gettext_noop("Reveal: %(plays)s. Nobody played their suit or colour: Tablas, another opposed "
-                                "check is needed."), rules=["FR-OPP-5"], prueba=prueba, plays="; ".join(shown))
+                                "check is needed."), rules=["FR-OPP-5"], prueba=prueba, plays=shown)
     elif winners:
         rule = "FR-OPP-2" if sum(1 for (t, c) in plays.values() if c and c.suit == TRAIT_SUIT[t]) == 1 else (
             "FR-OPP-3" if any(c and c.suit == TRAIT_SUIT[t] for (t, c) in plays.values()) else "FR-OPP-4")
         log.decide(gettext_noop("Reveal: %(plays)s. %(winner)s wins; the others lose."), rules=["FR-OPP-1", rule],
-                   prueba=prueba, plays="; ".join(shown), winner=winners[0])
+                   prueba=prueba, plays=shown, winner=winners[0])
     else:
         log.decide(gettext_noop("Reveal: %(plays)s. Tablas between %(tied)s; the others lose."),
-                   rules=["FR-OPP-1", "FR-OPP-3"], prueba=prueba, plays="; ".join(shown), tied=", ".join(tied))
+                   rules=["FR-OPP-1", "FR-OPP-3"], prueba=prueba, plays=shown, tied=", ".join(tied))
     save_state(session, state)
     log.flush()
 
@@ -421,7 +424,7 @@ def _refresh_check(prueba: Check, session: GameSession, by) -> None:
         prueba.save(update_fields=["status"])
 
 
-TRAIT_CHOICES = [(t, rules_characters.TRAIT_NAMES[t]) for t in TRAITS]
+TRAIT_CHOICES = glossary.choices("trait", TRAITS)
 
 
 E_NOT_WITHDRAWABLE = _("This check belongs to %(what)s: call that off instead.")
