@@ -136,7 +136,7 @@ class EquipmentForm(forms.Form):
         self.items = list(items)
         self.catalogue = catalogue  # the campaign's, for the engine; None = the built-in one
         for item in self.items:
-            self.fields[f"qty_{item.key}"] = _int_field(item.name, attrs={"min": 0, "max": 99})
+            self.fields[f"qty_{item.key}"] = _int_field(item.display_name, attrs={"min": 0, "max": 99})
 
     def purchases(self) -> dict[str, int]:
         data = getattr(self, "cleaned_data", {})
@@ -206,7 +206,7 @@ class SheetForm(forms.Form):
             for name in ("cards_per_check", "flat_aguante", "flat_confianza"):
                 del self.fields[name]
         for item in self.items:
-            self.fields[f"qty_{item.key}"] = _int_field(item.name, attrs={"min": 0, "max": 99})
+            self.fields[f"qty_{item.key}"] = _int_field(item.display_name, attrs={"min": 0, "max": 99})
         if creating:
             for name in ("health", "morale", "sobriety", "notes"):
                 del self.fields[name]
@@ -259,21 +259,28 @@ class CatalogueItemForm(forms.Form):
     figures in :func:`~frontera.characters.services.catalogue_item_update`. A blank band means the
     weapon cannot be used there; a blank bonus means none."""
 
-    name = forms.CharField(label=_("Name"), max_length=80)
+    # Each language's text is marked with its language (lang): a screen reader reads it right.
+    name = forms.CharField(label=_("Name in Spanish"), max_length=80, widget=forms.TextInput(attrs={"lang": "es"}))
+    name_en = forms.CharField(label=_("Name in English"), max_length=80, required=False,
+                              widget=forms.TextInput(attrs={"lang": "en"}))
     price = forms.IntegerField(label=_("Price ($)"), widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
     damage = forms.IntegerField(label=_("Damage"), widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
-    range_adyacente = _modifier_field(rules.BAND_NAMES["adyacente"])
-    range_corto = _modifier_field(rules.BAND_NAMES["corto"])
-    range_medio = _modifier_field(rules.BAND_NAMES["medio"])
-    range_largo = _modifier_field(rules.BAND_NAMES["largo"])
+    range_adyacente = _modifier_field(glossary.lazy("band", "adyacente"))
+    range_corto = _modifier_field(glossary.lazy("band", "corto"))
+    range_medio = _modifier_field(glossary.lazy("band", "medio"))
+    range_largo = _modifier_field(glossary.lazy("band", "largo"))
     bonus_check = forms.ChoiceField(label=_("Bonus cards to"), choices=BONUS_CHOICES, required=False)
     bonus_cards = _int_field(_("Bonus cards"))
-    notes = forms.CharField(label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    notes = forms.CharField(label=_("Notes in Spanish"), required=False,
+                            widget=forms.Textarea(attrs={"rows": 2, "lang": "es"}))
+    notes_en = forms.CharField(label=_("Notes in English"), required=False,
+                               widget=forms.Textarea(attrs={"rows": 2, "lang": "en"}))
     in_shop = forms.BooleanField(label=_("sold at creation"), required=False)
 
     def __init__(self, *args, item: CatalogueItem, **kwargs):
         bonus_check, bonus_cards = next(iter((item.bonus or {}).items()), ("", None))
-        initial = {"name": item.name, "price": item.price, "damage": item.damage, "notes": item.notes,
+        initial = {"name": item.name, "name_en": item.name_en, "price": item.price, "damage": item.damage,
+                   "notes": item.notes, "notes_en": item.notes_en,
                    "in_shop": item.in_shop, "bonus_check": bonus_check, "bonus_cards": bonus_cards}
         initial.update({name: getattr(item, name) for _band, name in BAND_FIELDS})
         super().__init__(*args, initial=initial, **kwargs)
@@ -300,7 +307,7 @@ class CatalogueItemForm(forms.Form):
         return figures
 
     def top_fields(self) -> list:
-        return [self["name"], self["price"]] + ([self["damage"]] if self.is_weapon else [])
+        return [self["name"], self["name_en"], self["price"]] + ([self["damage"]] if self.is_weapon else [])
 
     def band_fields(self) -> list:
         return [self[name] for _band, name in BAND_FIELDS] if self.is_weapon else []

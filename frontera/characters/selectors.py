@@ -18,7 +18,8 @@ from frontera.rules import tracks
 from frontera.rules.cards import SUIT_SYMBOL, TRAIT_SUIT, TRAITS
 from frontera.rules.errors import RulesError
 
-BAND_LABELS = (("adyacente", "Ady"), ("corto", "Cor"), ("medio", "Med"), ("largo", "Lar"))
+# The range bands and their short forms, in the reader's language (Ady/Cor/Med/Lar; Adj/Sho/Med/Lon).
+BAND_LABELS = tuple((band, glossary.lazy("band_short", band)) for band in rules.BANDS)
 
 
 def character_for_viewer(user, campaign_pk: int, pk: int) -> Character:
@@ -96,6 +97,15 @@ def bonus_text(bonus: Mapping[str, int]) -> list[str]:
         lines.append(ngettext("%(cards)s card to %(check)s", "%(cards)s cards to %(check)s", abs(cards))
                      % {"cards": _signed(cards), "check": label})
     return lines
+
+
+def _item_name(items: Mapping, key: str, entry: Mapping) -> str:
+    """A carried item's name in the reader's language (the campaign's entry), else the engine's."""
+    return items[key].display_name if key in items else entry["name"]
+
+
+def _item_notes(items: Mapping, key: str, entry: Mapping) -> str:
+    return items[key].display_notes if key in items else entry.get("notes", "")
 
 
 def band_modifiers(item: CatalogueItem) -> list[dict]:
@@ -181,13 +191,13 @@ def sheet_view(character: Character, user) -> dict:
                     value = None
                 bands.append({"band": band, "short": short, "value": value,
                               "text": "—" if value is None else _signed(value)})
-            weapons.append({"key": key, "name": entry["name"], "quantity": quantity,
+            weapons.append({"key": key, "name": _item_name(items, key, entry), "quantity": quantity,
                             "damage": rules.weapon_damage(key, catalogue=catalogue),
-                            "bands": bands, "notes": entry.get("notes", "")})
+                            "bands": bands, "notes": _item_notes(items, key, entry)})
         else:
             effects = bonus_text(entry.get("bonus", {}))
-            gear.append({"key": key, "name": entry["name"], "quantity": quantity, "effects": effects,
-                         "notes": entry.get("notes", "")})
+            gear.append({"key": key, "name": _item_name(items, key, entry), "quantity": quantity, "effects": effects,
+                         "notes": _item_notes(items, key, entry)})
     return {
         "character": character,
         "sheet": sheet,

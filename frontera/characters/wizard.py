@@ -159,7 +159,7 @@ def review(draft, forms) -> dict:
         skills.append(forms["extra"].cleaned_data["extra"])
     preview = traits_preview(draft.data.get("traits", {})) if ok["traits"] else None
     equipment = forms["equipment"].cleaned_data if ok["equipment"] else {}
-    items = {i.key: i.name for i in selectors.catalogue_for(draft.campaign)}
+    items = {i.key: i.display_name for i in selectors.catalogue_for(draft.campaign)}
     return {
         "ok": ok,
         "name": who.get("name", ""),

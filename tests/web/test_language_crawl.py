@@ -39,10 +39,12 @@ PARENTHESES = re.compile(r"\(([^()]*)\)")
 
 
 class _Reader(HTMLParser):
-    """Visible text and read attributes of a page; text inside ``<details data-why>`` apart."""
+    """Visible text and read attributes of a page; text inside ``<details data-why>`` apart, and
+    text marked as another language (``lang="es"`` on the language switch's "ES") left out."""
 
-    def __init__(self):
+    def __init__(self, language: str = ""):
         super().__init__(convert_charrefs=True)
+        self.language = language
         self.text: list[str] = []
         self.why: list[str] = []
         self._skip = 0
@@ -52,13 +54,16 @@ class _Reader(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         is_why = tag == "details" and "data-why" in attrs
-        if tag in ("script", "style"):
+        foreign = tag != "html" and bool(self.language) and attrs.get("lang", self.language) != self.language
+        if tag in ("script", "style") or foreign:
             self._skip += 1
         if tag not in ("br", "img", "input", "meta", "link", "hr", "source", "wbr", "col", "area", "base", "embed"):
-            self._stack.append((tag, is_why))
+            self._stack.append((tag, is_why, foreign))
             if is_why:
                 self._why_depth += 1
         out = self.why if self._why_depth else self.text
+        if self._skip:
+            return
         for name in READ_ATTRIBUTES:
             if attrs.get(name):
                 out.append(attrs[name])
@@ -68,15 +73,17 @@ class _Reader(HTMLParser):
     def handle_startendtag(self, tag, attrs):
         self.handle_starttag(tag, attrs)
         if self._stack and self._stack[-1][0] == tag:
-            _tag, is_why = self._stack.pop()
+            _tag, is_why, foreign = self._stack.pop()
             self._why_depth -= is_why
+            self._skip -= foreign
 
     def handle_endtag(self, tag):
         if tag in ("script", "style"):
             self._skip = max(0, self._skip - 1)
         while self._stack:
-            open_tag, is_why = self._stack.pop()
+            open_tag, is_why, foreign = self._stack.pop()
             self._why_depth -= is_why
+            self._skip = max(0, self._skip - foreign)
             if open_tag == tag:
                 break
 
@@ -85,8 +92,8 @@ class _Reader(HTMLParser):
             (self.why if self._why_depth else self.text).append(data)
 
 
-def read(html: str) -> str:
-    reader = _Reader()
+def read(html: str, language: str = "") -> str:
+    reader = _Reader(language)
     reader.feed(html)
     return "\n".join(reader.text)
 
@@ -179,7 +186,7 @@ def _urls(table):
 def crawl(language: str) -> tuple[list[str], int]:
     table = build_table()
     campaign = table.session.campaign
-    names = ["Clementine", "Djamal", "Esbirro de los Hartley", campaign.name, "clementine", "djamal",
+    names = ["Clementine", "Djamal", "Esbirro de los Hartley", "En la palmera", campaign.name, "clementine", "djamal",
              *[c.sheet.get("description", "") for c in table.characters if c.sheet.get("description")]]
     names += [u.username for u in (table.mayor, *table.players)]
     clients = {}
@@ -191,7 +198,7 @@ def crawl(language: str) -> tuple[list[str], int]:
         assert response.status_code == 200, (language, url, response.status_code)
         body = response.content.decode()
         pages += 1
-        text = _export_text(url, body) if url.endswith((".csv", ".json")) else read(body)
+        text = _export_text(url, body) if url.endswith((".csv", ".json")) else read(body, language)
         problems += [f"{language} {url}{' (htmx)' if headers else ''}: {f}" for f in findings(text, language, names)]
     return sorted(set(problems)), pages
 
@@ -206,10 +213,10 @@ def test_every_page_of_a_session_reads_in_one_language_without_internal_keys(lan
 def test_the_reader_keeps_rule_ids_only_inside_the_why_details():
     """The crawl's own reader: text inside ``<details data-why>`` is apart, everything else read."""
     html = ('<p title="Pile">FR-CHK-1 <b>x</b></p><details data-why><summary>Why</summary>FR-CMB-6</details>'
-            '<input type="submit" value="Draw"><script>var FR_X = 1;</script>')
-    text = read(html)
+            '<input type="submit" value="Draw"><script>var FR_X = 1;</script><button lang="es">ES</button>')
+    text = read(html, "en")
     assert "FR-CHK-1" in text and "Pile" in text and "Draw" in text
-    assert "FR-CMB-6" not in text and "FR_X" not in text
+    assert "FR-CMB-6" not in text and "FR_X" not in text and "ES" not in text
     assert findings(text, "en", []) == ["rule ID: 'FR-CHK-1'"]
     assert findings("La carta QH (S, H, C o D) disparo_rapido", "es", []) == [
         "internal key: 'disparo_rapido'", "card code: 'QH'", "suit letters: 'S, H, C o D'"]

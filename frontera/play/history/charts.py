@@ -17,7 +17,6 @@ from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES, SOBRIETY_NAMES
 SUIT_CLASS = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds", "JK": "joker"}
 OUTCOME_ORDER = ["success", "partial", "failure", "win", "tie", "loss"]
 LEVELS = {"health": HEALTH_NAMES, "morale": MORALE_NAMES, "sobriety": SOBRIETY_NAMES}
-TRACK_TITLES = {"health": "Salud", "morale": "Moral", "sobriety": "Sobriedad"}
 # every level name is unique across the three tracks: a name tells its track
 LEVEL_OF_NAME = {name: (track, level) for track, names in LEVELS.items() for level, name in names.items()}
 CHART_W, CHART_BAR_H, CHART_GAP, CHART_LEFT = 640, 22, 8, 160
@@ -156,7 +155,7 @@ def _tracks(session: GameSession, names: Names) -> dict:
                   for lv in sorted(LEVELS[track], reverse=True)]
         for lv in levels:
             lv["ty"] = round(lv["y"] + 4, 1)
-        charts.append({"track": track, "title": TRACK_TITLES[track], "lines": lines, "levels": levels,
+        charts.append({"track": track, "title": glossary.name("track", track), "lines": lines, "levels": levels,
                        "width": w, "height": h, "left": left,
                        "changes": [dict(c, before=glossary.name("level", LEVELS[track][c["before"]]),
                                            after=glossary.name("level", LEVELS[track][c["after"]]))

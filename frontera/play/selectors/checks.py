@@ -87,7 +87,7 @@ def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = N
         rows.append({
             "pk": prueba.pk,
             "kind": prueba.kind,
-            "label": prueba.label,
+            "label": gettext(prueba.label) if prueba.label else "",  # a msgid (azar) or the Mayor's words
             "difficulty": prueba.difficulty,
             "status": prueba.status,
             "open": prueba.status != Check.Status.RESOLVED,

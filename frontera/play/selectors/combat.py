@@ -7,6 +7,7 @@ import uuid
 
 from django.utils.translation import gettext, gettext_noop
 
+from frontera import glossary
 from frontera.characters.models import Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.play.models import CombatRound, GameSession, Seat, combat_key, seat_key
@@ -16,11 +17,6 @@ from frontera.play.services.death import DEATH_ROLL_TURNS
 from frontera.rules import combat as rules_combat
 from frontera.rules.cards import Card
 from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES
-
-TECHNIQUE_LABELS = {
-    "pelea": "Pelea", "melee": gettext_noop("melee weapon"), "thrown": gettext_noop("thrown weapon"),
-    "disparo_rapido": "Disparo rápido", "apuntar": "Apuntar", "forcejeo": gettext_noop("grapple contest"),
-}
 
 
 def _situation(decl: dict) -> str:
@@ -73,7 +69,7 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
             "health": HEALTH_NAMES[spec["health"]], "morale": MORALE_NAMES[spec["morale"]],
             "aguante": spec["aguante"], "cover": spec["cover"],
             "declared": decl is not None,
-            "technique": gettext(TECHNIQUE_LABELS.get(decl["technique"], "")) if decl and decl.get("technique") else "",
+            "technique": glossary.name("technique", decl["technique"]) if decl and decl.get("technique") else "",
             "moves_only": bool(decl) and decl.get("action") == "move",
             "targets": [(names.get(t, t), band) for t, band in (decl or {}).get("targets", {}).items()],
             "aim_choices": [(characters[int(t[1:])].pk, names.get(t, t)) for t in (decl or {}).get("targets", {})]
