@@ -185,7 +185,8 @@ def history_page(session: GameSession, user, data) -> dict:
     f = parse_filters(session, data, turns, {value for value, _label in who})
     page = Paginator(filtered_events(session, viewer, f, turns, names).select_related("actor"), PAGE_SIZE).get_page(
         data.get("page"))
-    checks = Check.objects.filter(session=session).order_by("pk").values_list("pk", "label")
+    checks = [(pk, gettext(label) if label else label)  # a msgid (azar) or the Mayor's own words
+              for pk, label in Check.objects.filter(session=session).order_by("pk").values_list("pk", "label")]
     return {
         "session": session, "campaign": session.campaign, "is_mayor": viewer.is_mayor, "full": viewer.full,
         "ended": session.status == GameSession.Status.ENDED,

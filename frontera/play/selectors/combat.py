@@ -8,7 +8,7 @@ import uuid
 from django.utils.translation import gettext, gettext_noop
 
 from frontera import glossary
-from frontera.characters.models import Character
+from frontera.characters.models import CatalogueItem, Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.play.models import CombatRound, GameSession, Seat, combat_key, seat_key
 from frontera.play.selectors.core import Viewer, card_view, cards_view, render_message
@@ -154,6 +154,7 @@ def duel_weapons(session: GameSession) -> list[tuple[str, str]]:
     minions), each labelled with who carries it, for the Mayor's duel form (FR-CMB-15). Whether
     the chosen duellist carries the chosen one is still the service's to say."""
     catalogue = campaign_catalogue(session.campaign)
+    names_of = {i.key: i.display_name for i in CatalogueItem.objects.filter(campaign=session.campaign)}
     seated = set(Seat.objects.filter(session=session).values_list("character_id", flat=True))
     carriers: dict[str, list[str]] = {}
     for character in Character.objects.filter(campaign=session.campaign).order_by("kind", "name"):
@@ -164,4 +165,4 @@ def duel_weapons(session: GameSession) -> list[tuple[str, str]]:
             entry = catalogue.get(key)
             if entry and entry.get("category") == "weapon" and entry.get("kind") == "ranged":
                 carriers.setdefault(key, []).append(character.name)
-    return [(key, f"{catalogue[key]['name']} — {', '.join(names)}") for key, names in carriers.items()]
+    return [(key, f"{names_of.get(key, catalogue[key]['name'])} — {', '.join(names)}") for key, names in carriers.items()]
