@@ -126,7 +126,7 @@ def test_bonus_can_be_removed(client, table):
         ("ropa_de_trabajo", {"bonus_cards": 5}, "bonus_cards",
          "La bonificación de Ropa de trabajo a Agilidad debe ser un número entero de cartas de 1 a 3, no 5."),
         ("cuerda", {"bonus_cards": 1}, "bonus_check", "Elige la habilidad o acción a la que van las cartas extra."),
-        ("rifle", {"price": "veinte"}, "price", "Introduzca un número entero."),
+        ("rifle", {"price": "veinte"}, "price", "Introduce un número entero."),
         ("rifle", {"price": ""}, "price", "Este campo es obligatorio."),
     ],
 )
