@@ -6,7 +6,8 @@ logged feed message.
   the number in its count parameter, so each language uses its own plural rule.
 - A parameter that is itself a message (``{"_msg": msgid, **params}``, the feed's convention) is
   translated first; a parameter that is an internal key of the game's vocabulary (a technique, a
-  trait, a suit...) becomes its word in the user's language (:mod:`frontera.glossary`).
+  trait, a suit...) becomes its word in the user's language (:mod:`frontera.glossary`); a list of
+  messages is translated item by item and joined with commas.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def engine_text(template: str, params: Mapping[str, object] | None = None) -> st
         if isinstance(value, Mapping) and "_msg" in value:
             value = engine_text(value["_msg"], {k: v for k, v in value.items() if k != "_msg"})
         elif isinstance(value, list) and value and all(isinstance(v, Mapping) and "_msg" in v for v in value):
-            value = "; ".join(engine_text(v["_msg"], {k: x for k, x in v.items() if k != "_msg"}) for v in value)
+            value = ", ".join(engine_text(v["_msg"], {k: x for k, x in v.items() if k != "_msg"}) for v in value)
         values[key] = param_text(key, value)  # an internal key or the engine's Spanish name: a word
     form = plural_form(template)
     if form is not None:

@@ -30,15 +30,14 @@ robar robo roba elegir elige juega jugar jugada nivel niveles pierde recupera
 entrar salir registro clave contraseña usuario correo cuenta guardar cancelar volver siguiente
 anterior enviar borrar editar nuevo nueva historial gráficos exportar filtrar equipo catálogo
 hoja imprimir invitación invitaciones miembros actividad mesa mesas fase turno ronda
-muerto hombre mano bebida bebe trago amenaza caída daño precio daño
+muerto hombre mano bebida bebe trago amenaza caída daño precio daño atención médica
+sano herido malherido incapacitado asustado aterrorizado paralizado sobrio achispado borracho
+apresar asustar forcejeo
 """.split())
 
 # The book's terms the English glossary keeps next to the English word, in parentheses.
 KEPT_IN_PARENTHESES = frozenset("""
-montón mazo descartes tesoro esbirro esbirros pnj mayor salud moral sobriedad aguante confianza
-azar banca habilidad manos sentidos músculo cabeza pelea apuntar agilidad fuerza maña percepción
-saber astucia labia disparo rápido adyacente corto medio largo éxito parcial fracaso tablas
-la banca siempre gana mano del hombre muerto apuesta duelo muerte
+montón mazo descartes tesoro esbirros pnj la banca azar habilidad
 """.split())
 
 ENGLISH_ONLY = frozenset("""

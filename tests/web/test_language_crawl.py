@@ -30,8 +30,8 @@ pytestmark = pytest.mark.django_db
 
 READ_ATTRIBUTES = ("aria-label", "title", "alt", "placeholder")
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
-CARD_CODE = re.compile(r"(?<![\w:])(?:[2-9]|10|[JQKA])[SHCD](?![\w])|(?<![\w])\d+:(?:[2-9]|10|[JQKA])[SHCD]\b|"
-                       r"\bJK\b")
+# A card code with a suit letter ("QH", "2:QH"); the joker's "JK" is what its card face shows.
+CARD_CODE = re.compile(r"(?<![\w:])(?:[2-9]|10|[JQKA])[SHCD](?!\w)|(?<!\w)\d+:(?:[2-9]|10|[JQKA])[SHCD]\b")
 SUIT_LETTERS = re.compile(r"(?<![\w])[SHCD](?:\s*,\s*[SHCD])+(?:,?\s*(?:o|or)\s*[SHCD])?(?![\w])")
 RULE_ID = re.compile(r"\bFR-[A-Z]+-\d+")
 WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)
@@ -223,3 +223,38 @@ def test_the_reader_keeps_rule_ids_only_inside_the_why_details():
     assert findings("Pile (montón) of the mazo", "en", []) == ["word of the other language: 'mazo'"]
     assert findings("El montón de the deck", "es", []) == ["word of the other language: 'deck'",
                                                            "word of the other language: 'the'"]
+
+
+def _po_entries(path):
+    """(msgid, msgstr) of a .po file; plural entries give their singular forms."""
+    entries = []
+    for block in path.read_text().split("\n\n"):
+        fields, current = {}, None
+        for line in block.splitlines():
+            m = re.match(r'(msgctxt|msgid|msgid_plural|msgstr(?:\[0\])?) "(.*)"$', line)
+            if m:
+                current = m.group(1)
+                fields[current] = m.group(2)
+            elif line.startswith('"') and current:
+                fields[current] += line[1:-1]
+        if fields.get("msgid"):
+            entries.append((fields["msgid"], fields.get("msgstr", fields.get("msgstr[0]", ""))))
+    return entries
+
+
+def test_the_english_catalogue_gives_english_words_for_every_source_string_that_carries_a_book_word():
+    """Source strings are English, but some still carry one of the book's words ("Tesoro cards to
+    share"): each has an English msgstr in locale/en, and no English msgstr carries a Spanish word
+    outside the glossary's parentheses. (Every Spanish msgstr is checked by test_pages.)"""
+    from pathlib import Path
+
+    po = Path(__file__).resolve().parents[2] / "locale" / "en" / "LC_MESSAGES" / "django.po"
+    placeholder = re.compile(r"%\(\w+\)[sd]|\{\w*\}")
+    missing, spanish = [], []
+    for msgid, msgstr in _po_entries(po):
+        if findings(placeholder.sub(" ", msgid), "en", ["En la palmera"]) and not msgstr:
+            missing.append(msgid)
+        elif msgstr and (found := findings(placeholder.sub(" ", msgstr), "en", ["En la palmera"])):
+            spanish.append((msgstr, found))
+    assert missing == []
+    assert spanish == []

@@ -66,15 +66,17 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
         plays = state["plays"].get(key, [])
         rows.append({
             "key": key, "pk": character.pk, "name": character.name, "side": spec["side"],
-            "health": HEALTH_NAMES[spec["health"]], "morale": MORALE_NAMES[spec["morale"]],
+            "health": glossary.name("level", HEALTH_NAMES[spec["health"]]),
+            "morale": glossary.name("level", MORALE_NAMES[spec["morale"]]),
             "aguante": spec["aguante"], "cover": spec["cover"],
             "declared": decl is not None,
             "technique": glossary.name("technique", decl["technique"]) if decl and decl.get("technique") else "",
             "moves_only": bool(decl) and decl.get("action") == "move",
-            "targets": [(names.get(t, t), band) for t, band in (decl or {}).get("targets", {}).items()],
+            "targets": [(names.get(t, t), glossary.name("band", band).lower())
+                        for t, band in (decl or {}).get("targets", {}).items()],
             "aim_choices": [(characters[int(t[1:])].pk, names.get(t, t)) for t in (decl or {}).get("targets", {})]
             if len((decl or {}).get("targets", {})) > 1 else [],
-            "special": (decl or {}).get("special") or "",
+            "special": glossary.name("special", decl["special"]) if decl and decl.get("special") else "",
             "move": (decl or {}).get("move"),
             "required": state["required"].get(key),
             "hand_size": len(hand) if hand is not None else None,

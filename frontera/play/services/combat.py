@@ -252,8 +252,9 @@ def combat_declare(*, combat: CombatRound, by, character: Character, technique: 
             ["FR-CMB-13"] if special == "apresar" else ["FR-CMB-14"] if special == "asustar" else [])
         log.decide(gettext_noop("Turn %(turn)s: %(who)s declares %(technique)s%(special)s against %(targets)s, "
                                 "%(cards)s."), rules=rules, turn=combat.turn, who=names[key],
-                   technique=technique, targets=", ".join(f"{names[t]} ({b})" for t, b in bands.items()),
-                   special=f" ({special.capitalize()})" if special else "",
+                   technique=technique,
+                   targets=[msg(gettext_noop("%(who)s (%(band)s)"), who=names[t], band=b) for t, b in bands.items()],
+                   special=msg(gettext_noop(" (%(special)s)"), special=special) if special else "",
                    cards=msg(N_CARDS, n=state["required"][key]))
     if (decl["cover"], decl["mount"], decl["holstered"]) != (spec["cover"], spec["mount"], spec["holstered"]):
         log.decide(gettext_noop("%(who)s at the start of the turn: %(cover)s, %(mount)s, %(holstered)s."),
