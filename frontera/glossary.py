@@ -129,12 +129,3 @@ def param_text(param: str, value):
         return engine_name(value)
     return value
 
-
-def card_text(card) -> str:
-    """A card's accessible name in the page's language ("Q of hearts", "Q de corazones"; a joker
-    with its declared suit, if any): what a screen reader says for the card's picture."""
-    if card.is_joker:
-        if card.suit:
-            return gettext("joker, as %(suit)s") % {"suit": gettext(TERMS["suit"][card.suit])}
-        return gettext("joker")
-    return gettext("%(rank)s of %(suit)s") % {"rank": card.rank, "suit": gettext(TERMS["suit"][card.suit])}

@@ -32,9 +32,9 @@ SYMBOL_SUIT = {symbol: suit for suit, symbol in SUIT_SYMBOL.items()}
 
 
 def card_uids(text: str, decks: int) -> list[str]:
-    """The cards a filter names: a uid (``1:7H``), or a code (``7H``, ``7♥``, ``JK``) in every deck of
+    """The cards a filter names: a uid (``1:7H``), or a code (``7H``, ``7♥``, ``7 ♥``, ``JK``) in every deck of
     the session. Raises :class:`RulesError` for anything else."""
-    code = text.strip().upper()
+    code = "".join(text.split()).upper()  # "Q ♥" as well as "Q♥"
     for symbol, suit in SYMBOL_SUIT.items():
         code = code.replace(symbol, suit)
     if ":" in code:

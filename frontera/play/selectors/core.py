@@ -83,7 +83,6 @@ def card_view(uid: str, declared: str = "") -> dict:
     return {
         "uid": uid,
         "label": card.label,
-        "spoken": glossary.card_text(card),
         "rank": card.rank if not card.is_joker else "JK",
         "symbol": SUIT_SYMBOL[card.suit] if card.suit else "★",
         "css": SUIT_CLASS[card.suit] if card.suit else "joker",
