@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from collections.abc import Mapping
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 import frontera.rules
 from frontera.glossary import param_text
@@ -45,9 +46,21 @@ def engine_text(template: str, params: Mapping[str, object] | None = None) -> st
     if not values:
         return text
     try:
-        return text % values
+        return _contract(text % values)
     except (KeyError, TypeError, ValueError):
         return text
+
+
+# Spanish contracts "de el" and "a el" (lower-case article) into "del" and "al"; a message glued
+# from parts ("roba de %(source)s" + "el montón") must too. A proper name ("El Paso") keeps its
+# capital and is left alone.
+_CONTRACTIONS = re.compile(r"\b(de|a) el\b")
+
+
+def _contract(text: str) -> str:
+    if not (get_language() or "").startswith("es"):
+        return text
+    return _CONTRACTIONS.sub(lambda m: "del" if m.group(1) == "de" else "al", text)
 
 
 def rules_message(err: RulesError) -> str:

@@ -24,7 +24,7 @@ manos sentidos músculo cabeza pelea apuntar agilidad fuerza maña percepción s
 disparo rápido adyacente corto medio largo ady cor lar
 revólver escopeta arco cuchillo cuchillos sable caballo cuerda ropa trabajo botella funda
 material curandero lazo dinamita
-picas corazones tréboles diamantes comodín
+picas corazones tréboles diamantes
 apuesta duelo muerte armas mecánicas exploración cobertura montura
 robar robo roba elegir elige juega jugar jugada nivel niveles pierde recupera
 entrar salir registro clave contraseña usuario correo cuenta guardar cancelar volver siguiente
@@ -44,7 +44,7 @@ ENGLISH_ONLY = frozenset("""
 the and of with your you yours his her their them they this that these those what when where who
 which is are was were be been not yes or but if then than from into onto for at by on up down
 card cards deck decks pile discard discards treasure health morale sobriety endurance confidence
-check checks opposed success failure partial tie spades hearts clubs diamonds joker
+check checks opposed success failure partial tie spades hearts clubs diamonds
 player players session sessions campaign campaigns character characters minion minions npc npcs
 draw draws drawn choose chose chosen play plays played weapon weapons melee thrown ranged
 hands senses muscle head brawl aim agility strength knack perception lore cunning

@@ -258,3 +258,43 @@ def test_the_english_catalogue_gives_english_words_for_every_source_string_that_
             spanish.append((msgstr, found))
     assert missing == []
     assert spanish == []
+
+
+def _refusals(table) -> list[str]:
+    """What people read when the table refuses something, in the active language: a weapon that
+    does not fit its technique (the issue's "técnica melee"), a card code and a suit that are not
+    one (the issue's "(S, H, C o D)"), a joker played without its suit, a trait that is not one."""
+    from frontera.play.models import CombatRound
+    from frontera.play.services.combat import combat_declare
+    from frontera.play.services.core import SessionError, rules_message
+    from frontera.rules.cards import Card
+    from frontera.rules.checks import trait_outcome
+    from frontera.rules.errors import RulesError
+
+    combat = CombatRound.objects.filter(session=table.session).first()
+    clementine, djamal = table.characters
+    out = []
+    try:  # Djamal's knife is a thrown weapon: not for Aim
+        combat_declare(combat=combat, by=table.players[1], character=djamal, technique="apuntar",
+                       target=table.minion, band="corto", weapon="cuchillo")
+    except SessionError as err:
+        out.append(str(err))
+    for attempt in (lambda: Card.parse("QX"), lambda: Card.parse("JK").declare("X"),
+                    lambda: trait_outcome("JK", "manos"), lambda: trait_outcome("QH", "pies")):
+        try:
+            attempt()
+        except RulesError as err:
+            out.append(rules_message(err))
+    return out
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+def test_refusals_read_in_one_language_without_internal_keys(language):
+    from django.utils import translation
+
+    table = build_table()
+    with translation.override(language):
+        messages = _refusals(table)
+    assert len(messages) == 5, messages
+    problems = [(m, f) for m in messages for f in findings(m, language, ["QX", "X", "pies"])]
+    assert problems == []

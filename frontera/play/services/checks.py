@@ -178,6 +178,13 @@ def create_check(
     return prueba
 
 
+# The draw's wording before issue #12, still in the logs of older sessions: kept translated.
+LEGACY_MESSAGES = (
+    ngettext("%(who)s draws %(count)s card from %(source)s.", "%(who)s draws %(count)s cards from %(source)s."),
+    gettext_noop("the pile"), gettext_noop("their own deck"), gettext_noop("the Mayor's deck"),
+)
+
+
 def check_what(trait: str, skill: str) -> dict:
     """What a check draws for, as a message: the trait, and the skill if any (frontera.glossary
     names them in the reader's language)."""
@@ -243,12 +250,13 @@ def check_draw(*, participant: Participant, by) -> Participant:
     prueba = participant.prueba
     log = EventLog(session, by, [])
     explain_moves(log, events, prueba)
-    source = msg(gettext_noop("the pile")) if before.phase == 1 and state.phase == 1 or session.mode == "sin_gestion" \
-        else msg(gettext_noop("their own deck"))
-    if participant.seat == MAYOR_SEAT and source["_msg"] != "the pile":
-        source = msg(gettext_noop("the Mayor's deck"))
-    log.decide(ngettext("%(who)s draws %(count)s card from %(source)s.", "%(who)s draws %(count)s cards from %(source)s."),
-               rules=["FR-MODE-4" if source["_msg"] == "the pile" else "FR-MODE-7"], prueba=prueba,
+    # Whole phrases ("from the pile": "del montón"), so no language glues "de" + "el" (issue #12).
+    from_pile = before.phase == 1 and state.phase == 1 or session.mode == "sin_gestion"
+    source = msg(gettext_noop("from the pile")) if from_pile else msg(gettext_noop("from their own deck"))
+    if participant.seat == MAYOR_SEAT and not from_pile:
+        source = msg(gettext_noop("from the Mayor's deck"))
+    log.decide(ngettext("%(who)s draws %(count)s card %(source)s.", "%(who)s draws %(count)s cards %(source)s."),
+               rules=["FR-MODE-4" if from_pile else "FR-MODE-7"], prueba=prueba,
                who=participant.character.name, count=len(participant.drawn), source=source, seed=seed)
     if not participant.drawn:
         state, more = rules_session.settle_check(state, participant.seat, participant.engine_check)

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from frontera.campaigns.permissions import is_mayor_of
-from frontera.characters.models import Character
+from frontera.characters.models import CatalogueItem, Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.messages import engine_text
 from frontera.play.models import MAYOR_SEAT, CombatRound, GameSession, combat_key, seat_key
@@ -116,13 +116,22 @@ def _combatant_spec(fighter: Fighter, catalogue: dict) -> dict:
 
 
 def _combat_message(err: RulesError, combat: CombatRound | None) -> str:
-    """An engine error with combatant keys (``k12``) replaced by the characters' names."""
+    """An engine error with combatant keys (``k12``) replaced by the characters' names, and a
+    weapon named as the campaign's catalogue names it in the reader's language (issue #12)."""
     names = _fighter_names(combat) if combat is not None and combat.pk else {}
+    items: dict[str, str] = {}
+    if combat is not None and combat.pk and {"weapon", "name"} & set(err.params):
+        for item in CatalogueItem.objects.filter(campaign__game_sessions__pk=combat.session_id):
+            items[item.key] = items[item.name] = item.display_name
 
-    def named(value):
-        return re.sub(r"\bk\d+\b", lambda m: names.get(m.group(0), m.group(0)), value) if isinstance(value, str) else value
+    def named(key, value):
+        if not isinstance(value, str):
+            return value
+        if key in ("weapon", "name") and value in items:
+            return items[value]
+        return re.sub(r"\bk\d+\b", lambda m: names.get(m.group(0), m.group(0)), value)
 
-    return engine_text(err.template, {k: named(v) for k, v in err.params.items()})
+    return engine_text(err.template, {k: named(k, v) for k, v in err.params.items()})
 
 
 def _lock_combat(combat: CombatRound) -> tuple[GameSession, CombatRound]:
