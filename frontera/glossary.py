@@ -11,7 +11,8 @@ the engine's constants only.
 from __future__ import annotations
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from frontera.rules import characters as rules_characters
 
@@ -87,6 +88,17 @@ PARAM_VOCABULARY = {
     "suit": "suit", "track": "track", "special": "special", "group": "group", "cover": "cover",
     "mount": "mount", "mode": "mode", "outcome": "outcome", "kind": "weapon_kind",
 }
+
+
+def both(spanish: str, english: str) -> dict:
+    """A name people typed in both languages (a catalogue entry's), as a message parameter: each
+    reader reads their language's, or the other where it is empty (:mod:`frontera.messages`)."""
+    return {"_es": spanish, "_en": english or spanish}
+
+
+def in_language(value: dict) -> str:
+    """The reader's side of :func:`both`."""
+    return value["_en"] if (get_language() or "es").startswith("en") else (value["_es"] or value["_en"])
 
 
 def name(vocabulary: str, key: str) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from django.utils.translation import get_language, gettext, ngettext
 
 import frontera.rules
-from frontera.glossary import param_text
+from frontera.glossary import in_language, param_text
 from frontera.rules.errors import RulesError, plural_form, plural_number
 
 # Every engine module, so each plural message is known before any stored template is rendered.
@@ -35,6 +35,8 @@ def engine_text(template: str, params: Mapping[str, object] | None = None) -> st
     for key, value in (params or {}).items():
         if isinstance(value, Mapping) and "_msg" in value:
             value = engine_text(value["_msg"], {k: v for k, v in value.items() if k != "_msg"})
+        elif isinstance(value, Mapping) and "_es" in value:
+            value = in_language(value)
         elif isinstance(value, list) and value and all(isinstance(v, Mapping) and "_msg" in v for v in value):
             value = ", ".join(engine_text(v["_msg"], {k: x for k, x in v.items() if k != "_msg"}) for v in value)
         values[key] = param_text(key, value)  # an internal key or the engine's Spanish name: a word
