@@ -2,7 +2,8 @@
 fight with declarations, a drink, a threat, an azar night, a bet exchange), opened by a browser
 that asks for English — the Mayor's screen at 1280x800 and a player's phone at 390x844. The pages
 are in English, show none of the book's Spanish zone words outside the glossary's parentheses,
-and pass axe; the screenshots go to test-artifacts/screenshots/ (CI artifacts)."""
+and pass axe; the history, the catalogue and the sheet are shot too. The screenshots go to
+test-artifacts/screenshots/ (CI artifacts)."""
 
 import re
 import subprocess
@@ -27,7 +28,8 @@ for info in pkgutil.iter_modules(services.__path__):
         module.new_rng = seeded_rng
 from tests.web.language_session import build_table
 table = build_table()
-print(table.mayor.username, table.players[0].username, table.session.pk)
+print(table.mayor.username, table.players[0].username, table.session.pk, table.session.campaign_id,
+      table.characters[0].pk)
 """
 SPANISH_ZONES = re.compile(r"\b(montón|mazo|descartes|Tesoro|Salud|Esbirros)\b")
 
@@ -49,7 +51,7 @@ def _english(page) -> None:
 def test_a_session_in_english_on_the_mayors_laptop_and_a_players_phone(browser, app_server):
     out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP], cwd=ROOT, env=app_server.env,
                          check=True, capture_output=True, text=True).stdout
-    mayor_name, player_name, session_pk = out.split()[-3:]
+    mayor_name, player_name, session_pk, campaign_pk, character_pk = out.split()[-5:]
     url = f"/sesiones/{int(session_pk)}/"
 
     laptop = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=app_server.url, locale="en-GB")
@@ -69,6 +71,9 @@ def test_a_session_in_english_on_the_mayors_laptop_and_a_players_phone(browser, 
         mayor.goto(f"/sesiones/{int(session_pk)}/historial/")
         _english(mayor)
         shot(mayor, "english-history-1280x800")
+        mayor.goto(f"/campanas/{int(campaign_pk)}/equipo/")
+        _english(mayor)
+        shot(mayor, "english-catalogue-1280x800")
 
         player = phone.new_page()
         _log_in(player, player_name)
@@ -77,6 +82,10 @@ def test_a_session_in_english_on_the_mayors_laptop_and_a_players_phone(browser, 
         shot(player, "english-phone-390x844")  # the whole page
         player.screenshot(path=str(SCREENSHOTS / "english-phone-390x844-first-screen.png"))
         assert_accessible(player, "english-phone")
+        player.goto(f"/campanas/{int(campaign_pk)}/personajes/{int(character_pk)}/")
+        _english(player)
+        player.screenshot(path=str(SCREENSHOTS / "english-sheet-390x844-first-screen.png"))
+        shot(player, "english-sheet-390x844")
     finally:
         laptop.close()
         phone.close()
