@@ -39,7 +39,9 @@ def engine_text(template: str, params: Mapping[str, object] | None = None) -> st
             value = in_language(value)
         elif isinstance(value, list) and value and all(isinstance(v, Mapping) and "_msg" in v for v in value):
             value = ", ".join(engine_text(v["_msg"], {k: x for k, x in v.items() if k != "_msg"}) for v in value)
-        values[key] = param_text(key, value)  # an internal key or the engine's Spanish name: a word
+        else:  # a stored word: an internal key or the engine's Spanish name becomes the reader's word
+            value = param_text(key, value)
+        values[key] = value
     form = plural_form(template)
     if form is not None:
         text = ngettext(template, form[0], plural_number(values.get(form[1])))

@@ -55,6 +55,11 @@ table tables phase turn round dead man hand drink drinks threat fall damage pric
 level levels lose loses recover recovers win wins gets take takes give gives keep keeps
 """.split())
 
+# The Spanish UI says "tú" (issue #12): "usted" forms, Django's own Spanish among them, must not show.
+USTED_FORMS = frozenset("""
+usted ustedes introduzca escoja seleccione ingrese asegúrese verifique
+""".split())
+
 PROPER_NOUNS = frozenset("""
 frontera pocobot nismatch boom palmera english español clementine djamal hartley black rock
 """.split())

@@ -281,7 +281,7 @@ def test_a_new_protagonist_is_announced_on_the_campaign_feed(client, table):
     assert CampaignEvent.objects.filter(campaign=campaign, kind="character_created", actor=player).count() == 1
     client.force_login(player)
     page = client.get(reverse("campaign_detail", args=[campaign.pk])).text
-    assert "creó un personaje" in page
+    assert "ha creado un personaje" in page
 
 
 def test_the_mayors_npcs_stay_off_the_feed_FR_CHAR_6(table):
@@ -297,4 +297,4 @@ def test_catalogue_edit_is_on_the_feed(client, table):
     _set(campaign, "rifle", price=25)
     client.force_login(player)
     page = client.get(reverse("campaign_detail", args=[campaign.pk])).text
-    assert "editó el catálogo de equipo" in page
+    assert "ha editado el catálogo de equipo" in page

@@ -23,7 +23,7 @@ from frontera.play.forms.checks import OPPOSED_PRESETS
 from frontera.play.models import SessionEvent
 from frontera.play.views.common import DASHBOARD_FRAGMENTS, PHONE_FRAGMENTS
 from frontera.play.views.dialogs import TITLES
-from tests.web.language_lists import ENGLISH_ONLY, KEPT_IN_PARENTHESES, PROPER_NOUNS, SPANISH_ONLY
+from tests.web.language_lists import ENGLISH_ONLY, KEPT_IN_PARENTHESES, PROPER_NOUNS, SPANISH_ONLY, USTED_FORMS
 from tests.web.language_session import build_table
 
 pytestmark = pytest.mark.django_db
@@ -112,6 +112,9 @@ def findings(text: str, language: str, names: list[str]) -> list[str]:
     other = SPANISH_ONLY if language == "en" else ENGLISH_ONLY
     words = {w for w in WORD.findall(text) if w.lower() in other and w.lower() not in PROPER_NOUNS}
     found += [f"word of the other language: {w!r}" for w in sorted(words)]
+    if language == "es":
+        usted = {w for w in WORD.findall(text) if w.lower() in USTED_FORMS}
+        found += [f"usted, not tú: {w!r}" for w in sorted(usted)]
     return found
 
 
@@ -223,6 +226,7 @@ def test_the_reader_keeps_rule_ids_only_inside_the_why_details():
     assert findings("Pile (montón) of the mazo", "en", []) == ["word of the other language: 'mazo'"]
     assert findings("El montón de the deck", "es", []) == ["word of the other language: 'deck'",
                                                            "word of the other language: 'the'"]
+    assert findings("Introduzca su clave", "es", []) == ["usted, not tú: 'Introduzca'"]
 
 
 def _po_entries(path):
