@@ -183,6 +183,7 @@ def _urls(table):
     out += [(None, reverse(n), {}) for n in ("login", "signup", "password_reset", "password_reset_done")]
     out += [(mayor, reverse("password_change"), {}), 
             (mayor, reverse("cardgames_index"), {})]
+    out += [(mayor, reverse("cardgames_game", args=[game]), {}) for game in ("pocobot", "palmera", "boom", "nismatch")]
     return out
 
 
