@@ -43,7 +43,8 @@ TERMS: dict[str, dict[str, Promise]] = {
         "largo": pgettext_lazy("range band, abbreviated", "Lon"),
     },
     "cover": {"exposed": _("exposed"), "partial": _("partial cover"), "total": _("total cover")},
-    "mount": {"none": _("on foot"), "walk": _("at a walk"), "trot": _("at a trot"), "gallop": _("at a gallop")},
+    "mount": {"none": _("on foot"), "walk": _("at a walk"), "trot": _("at a trot"),
+              "gallop": _("at a gallop")},
     # FR-HLT, FR-MOR, FR-SOB: the tracks.
     "track": {"health": _("Health"), "morale": _("Morale"), "sobriety": _("Sobriety")},
     # FR-CHK-3, FR-OPP: outcomes.
@@ -58,15 +59,15 @@ TERMS: dict[str, dict[str, Promise]] = {
     # FR-MODE-1: modes.
     "mode": {"normal": _("Normal"), "sin_gestion": _("No management"), "con_desgaste": _("Attrition")},
     # FR-GMB: gambling; FR-EXCH: exchanges.
-    "gamble": {"banca": _("The house always wins"), "azar": _("Game of chance"), "habilidad": _("Game of skill"),
-               "duelo_bebida": _("drinking duel")},
+    "gamble": {"banca": _("The house always wins"), "azar": _("Game of chance"),
+               "habilidad": _("Game of skill"), "duelo_bebida": _("drinking duel")},
 }
 # FR-HLT-1, FR-MOR-1, FR-SOB-1: the levels of the tracks, keyed by the engine's Spanish names.
 TERMS["level"] = {
     "Sano": _("Unhurt"), "Herido": _("Wounded"), "Malherido": _("Badly wounded"),
     "Incapacitado": _("Incapacitated"), "Muerto": _("Dead"),
-    "Normal": pgettext_lazy("morale level", "Steady"), "Asustado": _("Scared"), "Aterrorizado": _("Terrified"),
-    "Paralizado": _("Paralysed"),
+    "Normal": pgettext_lazy("morale level", "Steady"), "Asustado": _("Scared"),
+    "Aterrorizado": _("Terrified"), "Paralizado": _("Paralysed"),
     "Sobrio": _("Sober"), "Achispado": _("Tipsy"), "Borracho": _("Drunk"), "En coma": _("In a coma"),
 }
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}

@@ -38,7 +38,8 @@ def engine_text(template: str, params: Mapping[str, object] | None = None) -> st
         elif isinstance(value, Mapping) and "_es" in value:
             value = in_language(value)
         elif isinstance(value, list) and value and all(isinstance(v, Mapping) and "_msg" in v for v in value):
-            value = ", ".join(engine_text(v["_msg"], {k: x for k, x in v.items() if k != "_msg"}) for v in value)
+            value = ", ".join(engine_text(v["_msg"], {k: x for k, x in v.items() if k != "_msg"})
+                              for v in value)
         else:  # a stored word: an internal key or the engine's Spanish name becomes the reader's word
             value = param_text(key, value)
         values[key] = value

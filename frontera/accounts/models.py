@@ -8,7 +8,8 @@ from django.utils.translation import gettext_lazy as _
 class Preferences(models.Model):
     """One row per account that chose something; no row means "follow the browser"."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preferences")
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="preferences")
     language = models.CharField(_("language"), max_length=10, choices=settings.LANGUAGES, blank=True)
 
     class Meta:
