@@ -5,18 +5,22 @@ logged feed message.
 - A template marked with the engine's ``ngettext`` is translated with Django's ``ngettext`` and
   the number in its count parameter, so each language uses its own plural rule.
 - A parameter that is itself a message (``{"_msg": msgid, **params}``, the feed's convention) is
-  translated first.
+  translated first; a parameter that is an internal key of the game's vocabulary (a technique, a
+  trait, a suit...) becomes its word in the user's language (:mod:`frontera.glossary`); a list of
+  messages is translated item by item and joined with commas.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from collections.abc import Mapping
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 import frontera.rules
+from frontera.glossary import in_language, param_text
 from frontera.rules.errors import RulesError, plural_form, plural_number
 
 # Every engine module, so each plural message is known before any stored template is rendered.
@@ -31,6 +35,13 @@ def engine_text(template: str, params: Mapping[str, object] | None = None) -> st
     for key, value in (params or {}).items():
         if isinstance(value, Mapping) and "_msg" in value:
             value = engine_text(value["_msg"], {k: v for k, v in value.items() if k != "_msg"})
+        elif isinstance(value, Mapping) and "_es" in value:
+            value = in_language(value)
+        elif isinstance(value, list) and value and all(isinstance(v, Mapping) and "_msg" in v for v in value):
+            value = ", ".join(engine_text(v["_msg"], {k: x for k, x in v.items() if k != "_msg"})
+                              for v in value)
+        else:  # a stored word: an internal key or the engine's Spanish name becomes the reader's word
+            value = param_text(key, value)
         values[key] = value
     form = plural_form(template)
     if form is not None:
@@ -40,9 +51,21 @@ def engine_text(template: str, params: Mapping[str, object] | None = None) -> st
     if not values:
         return text
     try:
-        return text % values
+        return _contract(text % values)
     except (KeyError, TypeError, ValueError):
         return text
+
+
+# Spanish contracts "de el" and "a el" (lower-case article) into "del" and "al"; a message glued
+# from parts ("roba de %(source)s" + "el montón") must too. A proper name ("El Paso") keeps its
+# capital and is left alone.
+_CONTRACTIONS = re.compile(r"\b(de|a) el\b")
+
+
+def _contract(text: str) -> str:
+    if not (get_language() or "").startswith("es"):
+        return text
+    return _CONTRACTIONS.sub(lambda m: "del" if m.group(1) == "de" else "al", text)
 
 
 def rules_message(err: RulesError) -> str:

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import set_language
+
+from frontera.accounts.language import set_language
 
 urlpatterns = [
     path("", include("frontera.campaigns.urls")),

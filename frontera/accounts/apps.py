@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class AccountsConfig(AppConfig):
     name = "frontera.accounts"
     verbose_name = _("Accounts")
+
+    def ready(self) -> None:
+        from frontera.accounts import language  # noqa: F401  (connects the log-in signal)

@@ -24,3 +24,34 @@ NOTES_ES = {
     "cuerda": "Quince metros de cuerda.",
     "botella_de_whisky": "Cuidado con la Sobriedad antes de abrirla.",
 }
+
+# The same entries in English (issue #12): every catalogue entry carries both languages; the page
+# shows the reader's, or the other one where the Mayor left it empty.
+NAMES_EN = {
+    "revolver": "Revolver", "rifle": "Rifle", "escopeta": "Shotgun", "arco": "Bow", "cuchillo": "Knife",
+    "tomahawk": "Tomahawk", "sable": "Sabre", "garrote": "Club", "latigo": "Whip", "lazo": "Lasso",
+    "caballo": "Horse", "ropa_de_trabajo": "Work clothes", "material_de_curandero": "Healer's kit",
+    "funda_de_cuchillos": "Knife holster", "ganzuas": "Lockpicks", "cuerda": "Rope",
+    "botella_de_whisky": "Bottle of whisky",
+}
+NOTES_EN = {
+    "revolver": "Starting weapon to choose: a revolver or 10 knives.",
+    "rifle": "The long-range weapon above all others.",
+    "escopeta": "Brutal up close, useless far away. It can be fired from the hip.",
+    "arco": "Arrows are not counted: there are always some at hand.",
+    "cuchillo": "Price per knife. Thrown up to short range; in the hand it is a melee weapon with no penalty. "
+                "Several knives allow several throws with Brawl.",
+    "tomahawk": "A Brawl weapon: thrown up to short range or used in the hand with no penalty.",
+    "sable": "Melee weapon: adjacent range only.",
+    "garrote": "Melee weapon: adjacent range only.",
+    "latigo": "Allows several Brawl attacks, like several thrown weapons.",
+    "lazo": "Only to Seize: it does no damage.",
+    "caballo": "Every character starts with one; the price is for extra horses.",
+    "ropa_de_trabajo": "One extra card on Agility checks.",
+    "material_de_curandero": "One extra card to give medical attention.",
+    "funda_de_cuchillos": "With the knives holstered at the start of the turn, you keep your 3 m move when "
+                          "attacking with them.",
+    "ganzuas": "One extra card on Hands (Knack) checks to open locks.",
+    "cuerda": "Fifteen metres of rope.",
+    "botella_de_whisky": "Mind your Sobriety before opening it.",
+}

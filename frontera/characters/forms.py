@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from frontera import glossary
 from frontera.characters.models import CatalogueItem, Character
 from frontera.characters.services import rules_message
 from frontera.rules import characters as rules
@@ -18,7 +19,7 @@ E_CHOOSE_EXTRA = _("Choose one more skill, from any group.")
 
 _GROUP_BY_NAME = {name: key for key, name in rules.GROUP_NAMES.items()}
 _TRAIT_BY_NAME = {name: key for key, name in rules.TRAIT_NAMES.items()}
-SKILL_CHOICES = [(key, skill.name) for key, skill in rules.SKILLS.items()]
+SKILL_CHOICES = glossary.choices("skill", list(rules.SKILLS))
 WEAPON_CHOICES = [("revolver", _("A revolver")), ("cuchillos", _("10 knives"))]
 
 
@@ -63,11 +64,11 @@ class WhoForm(forms.Form):
 class SkillsForm(forms.Form):
     """Step 2: one skill from each group (FR-CHAR-2, FR-CHAR-3)."""
 
-    armas = forms.ChoiceField(label=rules.GROUP_NAMES["armas"], choices=SKILL_CHOICES, required=False,
+    armas = forms.ChoiceField(label=glossary.lazy("group", "armas"), choices=SKILL_CHOICES, required=False,
                               widget=forms.RadioSelect)
-    mecanicas = forms.ChoiceField(label=rules.GROUP_NAMES["mecanicas"], choices=SKILL_CHOICES, required=False,
+    mecanicas = forms.ChoiceField(label=glossary.lazy("group", "mecanicas"), choices=SKILL_CHOICES, required=False,
                                   widget=forms.RadioSelect)
-    exploracion = forms.ChoiceField(label=rules.GROUP_NAMES["exploracion"], choices=SKILL_CHOICES,
+    exploracion = forms.ChoiceField(label=glossary.lazy("group", "exploracion"), choices=SKILL_CHOICES,
                                     required=False, widget=forms.RadioSelect)
 
     def clean(self):
@@ -84,10 +85,10 @@ class SkillsForm(forms.Form):
 class TraitsForm(forms.Form):
     """Step 3: 8 points over the four traits, each starting at 1 (FR-CHAR-1, FR-CHAR-3)."""
 
-    manos = _int_field(rules.TRAIT_NAMES["manos"], attrs={"min": 0, "max": rules.TRAIT_POINTS})
-    sentidos = _int_field(rules.TRAIT_NAMES["sentidos"], attrs={"min": 0, "max": rules.TRAIT_POINTS})
-    musculo = _int_field(rules.TRAIT_NAMES["musculo"], attrs={"min": 0, "max": rules.TRAIT_POINTS})
-    cabeza = _int_field(rules.TRAIT_NAMES["cabeza"], attrs={"min": 0, "max": rules.TRAIT_POINTS})
+    manos = _int_field(glossary.lazy("trait", "manos"), attrs={"min": 0, "max": rules.TRAIT_POINTS})
+    sentidos = _int_field(glossary.lazy("trait", "sentidos"), attrs={"min": 0, "max": rules.TRAIT_POINTS})
+    musculo = _int_field(glossary.lazy("trait", "musculo"), attrs={"min": 0, "max": rules.TRAIT_POINTS})
+    cabeza = _int_field(glossary.lazy("trait", "cabeza"), attrs={"min": 0, "max": rules.TRAIT_POINTS})
 
     def clean(self):
         data = super().clean()
@@ -135,7 +136,7 @@ class EquipmentForm(forms.Form):
         self.items = list(items)
         self.catalogue = catalogue  # the campaign's, for the engine; None = the built-in one
         for item in self.items:
-            self.fields[f"qty_{item.key}"] = _int_field(item.name, attrs={"min": 0, "max": 99})
+            self.fields[f"qty_{item.key}"] = _int_field(item.display_name, attrs={"min": 0, "max": 99})
 
     def purchases(self) -> dict[str, int]:
         data = getattr(self, "cleaned_data", {})
@@ -169,7 +170,7 @@ class NotesForm(forms.Form):
 
 
 LEVEL_CHOICES = {
-    track: [(level, name) for level, name in sorted(names.items(), reverse=True)]
+    track: [(level, glossary.lazy("level", name)) for level, name in sorted(names.items(), reverse=True)]
     for track, names in ((tracks.HEALTH, tracks.HEALTH_NAMES), (tracks.MORALE, tracks.MORALE_NAMES),
                          (tracks.SOBRIETY, tracks.SOBRIETY_NAMES))
 }
@@ -182,10 +183,10 @@ class SheetForm(forms.Form):
                                                        (Character.Kind.MINION, _("Minion"))])
     name = forms.CharField(label=_("Name"), max_length=80)
     description = forms.CharField(label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
-    manos = _int_field(rules.TRAIT_NAMES["manos"])
-    sentidos = _int_field(rules.TRAIT_NAMES["sentidos"])
-    musculo = _int_field(rules.TRAIT_NAMES["musculo"])
-    cabeza = _int_field(rules.TRAIT_NAMES["cabeza"])
+    manos = _int_field(glossary.lazy("trait", "manos"))
+    sentidos = _int_field(glossary.lazy("trait", "sentidos"))
+    musculo = _int_field(glossary.lazy("trait", "musculo"))
+    cabeza = _int_field(glossary.lazy("trait", "cabeza"))
     cards_per_check = _int_field(_("Cards per check (minion)"))
     flat_aguante = _int_field(_("Aguante (minion)"))
     flat_confianza = _int_field(_("Confianza (minion, optional)"))
@@ -205,7 +206,7 @@ class SheetForm(forms.Form):
             for name in ("cards_per_check", "flat_aguante", "flat_confianza"):
                 del self.fields[name]
         for item in self.items:
-            self.fields[f"qty_{item.key}"] = _int_field(item.name, attrs={"min": 0, "max": 99})
+            self.fields[f"qty_{item.key}"] = _int_field(item.display_name, attrs={"min": 0, "max": 99})
         if creating:
             for name in ("health", "morale", "sobriety", "notes"):
                 del self.fields[name]
@@ -258,21 +259,28 @@ class CatalogueItemForm(forms.Form):
     figures in :func:`~frontera.characters.services.catalogue_item_update`. A blank band means the
     weapon cannot be used there; a blank bonus means none."""
 
-    name = forms.CharField(label=_("Name"), max_length=80)
+    # Each language's text is marked with its language (lang): a screen reader reads it right.
+    name = forms.CharField(label=_("Name in Spanish"), max_length=80, widget=forms.TextInput(attrs={"lang": "es"}))
+    name_en = forms.CharField(label=_("Name in English"), max_length=80, required=False,
+                              widget=forms.TextInput(attrs={"lang": "en"}))
     price = forms.IntegerField(label=_("Price ($)"), widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
     damage = forms.IntegerField(label=_("Damage"), widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
-    range_adyacente = _modifier_field(rules.BAND_NAMES["adyacente"])
-    range_corto = _modifier_field(rules.BAND_NAMES["corto"])
-    range_medio = _modifier_field(rules.BAND_NAMES["medio"])
-    range_largo = _modifier_field(rules.BAND_NAMES["largo"])
+    range_adyacente = _modifier_field(glossary.lazy("band", "adyacente"))
+    range_corto = _modifier_field(glossary.lazy("band", "corto"))
+    range_medio = _modifier_field(glossary.lazy("band", "medio"))
+    range_largo = _modifier_field(glossary.lazy("band", "largo"))
     bonus_check = forms.ChoiceField(label=_("Bonus cards to"), choices=BONUS_CHOICES, required=False)
     bonus_cards = _int_field(_("Bonus cards"))
-    notes = forms.CharField(label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    notes = forms.CharField(label=_("Notes in Spanish"), required=False,
+                            widget=forms.Textarea(attrs={"rows": 2, "lang": "es"}))
+    notes_en = forms.CharField(label=_("Notes in English"), required=False,
+                               widget=forms.Textarea(attrs={"rows": 2, "lang": "en"}))
     in_shop = forms.BooleanField(label=_("sold at creation"), required=False)
 
     def __init__(self, *args, item: CatalogueItem, **kwargs):
         bonus_check, bonus_cards = next(iter((item.bonus or {}).items()), ("", None))
-        initial = {"name": item.name, "price": item.price, "damage": item.damage, "notes": item.notes,
+        initial = {"name": item.name, "name_en": item.name_en, "price": item.price, "damage": item.damage,
+                   "notes": item.notes, "notes_en": item.notes_en,
                    "in_shop": item.in_shop, "bonus_check": bonus_check, "bonus_cards": bonus_cards}
         initial.update({name: getattr(item, name) for _band, name in BAND_FIELDS})
         super().__init__(*args, initial=initial, **kwargs)
@@ -299,7 +307,7 @@ class CatalogueItemForm(forms.Form):
         return figures
 
     def top_fields(self) -> list:
-        return [self["name"], self["price"]] + ([self["damage"]] if self.is_weapon else [])
+        return [self["name"], self["name_en"], self["price"]] + ([self["damage"]] if self.is_weapon else [])
 
     def band_fields(self) -> list:
         return [self[name] for _band, name in BAND_FIELDS] if self.is_weapon else []

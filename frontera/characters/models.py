@@ -9,6 +9,7 @@ every write goes through ``Character.from_json`` in the services, so a stored sh
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from frontera.campaigns.models import Campaign
@@ -74,7 +75,8 @@ class CatalogueItem(models.Model):
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="catalogue")
     key = models.SlugField(_("key"), max_length=40)
-    name = models.CharField(_("name"), max_length=80)
+    name = models.CharField(_("name"), max_length=80)  # in Spanish, the book's language
+    name_en = models.CharField(_("name in English"), max_length=80, blank=True)
     category = models.CharField(_("category"), max_length=10, choices=Category.choices)
     weapon_kind = models.CharField(_("weapon kind"), max_length=10, choices=WeaponKind.choices, blank=True)
     price = models.PositiveIntegerField(_("price ($)"))
@@ -85,7 +87,8 @@ class CatalogueItem(models.Model):
     range_largo = models.SmallIntegerField(_("Largo"), null=True, blank=True)
     bonus = models.JSONField(_("bonus cards"), default=dict, blank=True)
     tags = models.JSONField(default=list, blank=True)
-    notes = models.TextField(_("notes"), blank=True)
+    notes = models.TextField(_("notes"), blank=True)  # in Spanish
+    notes_en = models.TextField(_("notes in English"), blank=True)
     in_shop = models.BooleanField(_("sold at creation"), default=True)
     position = models.PositiveSmallIntegerField(default=0)
 
@@ -96,7 +99,22 @@ class CatalogueItem(models.Model):
         verbose_name_plural = _("equipment catalogue")
 
     def __str__(self) -> str:
-        return self.name
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        """The name in the reader's language, or in the other one where this one is empty."""
+        return _in_language(self.name, self.name_en)
+
+    @property
+    def display_notes(self) -> str:
+        return _in_language(self.notes, self.notes_en)
+
+
+def _in_language(spanish: str, english: str) -> str:
+    if (get_language() or "es").startswith("en"):
+        return english or spanish
+    return spanish or english
 
 
 class CharacterEvent(models.Model):

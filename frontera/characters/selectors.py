@@ -9,6 +9,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from frontera import glossary
 from frontera.campaigns.models import Campaign, Membership
 from frontera.campaigns.permissions import can_edit_character, can_edit_character_notes, can_view_character, is_mayor_of
 from frontera.characters.models import CatalogueItem, Character, CharacterDraft, CharacterEvent
@@ -17,7 +18,8 @@ from frontera.rules import tracks
 from frontera.rules.cards import SUIT_SYMBOL, TRAIT_SUIT, TRAITS
 from frontera.rules.errors import RulesError
 
-BAND_LABELS = (("adyacente", "Ady"), ("corto", "Cor"), ("medio", "Med"), ("largo", "Lar"))
+# The range bands and their short forms, in the reader's language (Ady/Cor/Med/Lar; Adj/Sho/Med/Lon).
+BAND_LABELS = tuple((band, glossary.lazy("band_short", band)) for band in rules.BANDS)
 
 
 def character_for_viewer(user, campaign_pk: int, pk: int) -> Character:
@@ -91,10 +93,19 @@ def bonus_text(bonus: Mapping[str, int]) -> list[str]:
     """``{"agilidad": 1}`` → ``["+1 card to Agilidad"]``."""
     lines = []
     for check, cards in bonus.items():
-        label = rules.SKILLS[check].name if check in rules.SKILLS else _("medical attention")
+        label = glossary.name("skill", check) if check in rules.SKILLS else _("medical attention")
         lines.append(ngettext("%(cards)s card to %(check)s", "%(cards)s cards to %(check)s", abs(cards))
                      % {"cards": _signed(cards), "check": label})
     return lines
+
+
+def _item_name(items: Mapping, key: str, entry: Mapping) -> str:
+    """A carried item's name in the reader's language (the campaign's entry), else the engine's."""
+    return items[key].display_name if key in items else entry["name"]
+
+
+def _item_notes(items: Mapping, key: str, entry: Mapping) -> str:
+    return items[key].display_notes if key in items else entry.get("notes", "")
 
 
 def band_modifiers(item: CatalogueItem) -> list[dict]:
@@ -122,7 +133,7 @@ def _track_rows(sheet: rules.Character) -> list[dict]:
         (tracks.SOBRIETY, _("Sobriety"), tracks.SOBRIETY_NAMES),
     ):
         level = sheet.track(track)
-        reason = tracks.incapacity(**{track: level})
+        reason = tracks.incapacity(**{track: level})  # a level's Spanish name, or None
         if reason:
             effect = _("cannot act")
         elif track == tracks.SOBRIETY and level == -1:
@@ -131,8 +142,8 @@ def _track_rows(sheet: rules.Character) -> list[dict]:
             penalty = tracks.draw_penalty(**{track: level})
             effect = _("no penalty") if penalty == 0 else _("Penalty: %(cards)s per check") % {"cards": _signed(-penalty)}
         rows.append({
-            "key": track, "title": title, "level": level, "name": names[level], "effect": effect,
-            "levels": [{"level": lv, "name": nm, "current": lv == level} for lv, nm in sorted(names.items(), reverse=True)],
+            "key": track, "title": title, "level": level, "name": glossary.name("level", names[level]), "effect": effect,
+            "levels": [{"level": lv, "name": glossary.name("level", nm), "current": lv == level} for lv, nm in sorted(names.items(), reverse=True)],
         })
     return rows
 
@@ -140,7 +151,7 @@ def _track_rows(sheet: rules.Character) -> list[dict]:
 def _total_penalty(sheet: rules.Character) -> str:
     reason = tracks.incapacity(health=sheet.health, morale=sheet.morale, sobriety=sheet.sobriety)
     if reason:
-        return _("Cannot act: %(reason)s.") % {"reason": reason}
+        return _("Cannot act: %(reason)s.") % {"reason": glossary.name("level", reason)}
     penalty = tracks.draw_penalty(health=sheet.health, morale=sheet.morale, sobriety=sheet.sobriety)
     if penalty == 0:
         return _("Draws every check with no penalty.")
@@ -154,13 +165,13 @@ def sheet_view(character: Character, user) -> dict:
     traits = None
     if sheet.traits is not None:
         traits = [
-            {"key": key, "name": rules.TRAIT_NAMES[key], "suit": SUIT_SYMBOL[TRAIT_SUIT[key]],
+            {"key": key, "name": glossary.name("trait", key), "suit": SUIT_SYMBOL[TRAIT_SUIT[key]],
              "suit_class": f"suit-{TRAIT_SUIT[key].lower()}", "score": sheet.traits[key]}
             for key in TRAITS
         ]
     groups = [
-        {"name": rules.GROUP_NAMES[group], "skills": [
-            {"key": s.key, "name": s.name, "trait": rules.TRAIT_NAMES[s.trait], "held": sheet.has_skill(s.key),
+        {"name": glossary.name("group", group), "skills": [
+            {"key": s.key, "name": glossary.name("skill", s.key), "trait": glossary.name("trait", s.trait), "held": sheet.has_skill(s.key),
              "cards": rules.trait_cards(sheet, s.trait, s.key)}
             for s in rules.SKILLS.values() if s.group == group
         ]}
@@ -180,13 +191,13 @@ def sheet_view(character: Character, user) -> dict:
                     value = None
                 bands.append({"band": band, "short": short, "value": value,
                               "text": "—" if value is None else _signed(value)})
-            weapons.append({"key": key, "name": entry["name"], "quantity": quantity,
+            weapons.append({"key": key, "name": _item_name(items, key, entry), "quantity": quantity,
                             "damage": rules.weapon_damage(key, catalogue=catalogue),
-                            "bands": bands, "notes": entry.get("notes", "")})
+                            "bands": bands, "notes": _item_notes(items, key, entry)})
         else:
             effects = bonus_text(entry.get("bonus", {}))
-            gear.append({"key": key, "name": entry["name"], "quantity": quantity, "effects": effects,
-                         "notes": entry.get("notes", "")})
+            gear.append({"key": key, "name": _item_name(items, key, entry), "quantity": quantity, "effects": effects,
+                         "notes": _item_notes(items, key, entry)})
     return {
         "character": character,
         "sheet": sheet,

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from frontera.campaigns.models import Campaign, CampaignEvent
 from frontera.campaigns.services import campaign_log
 from frontera.characters import hooks
-from frontera.characters.catalogue_notes import NOTES_ES
+from frontera.characters.catalogue_notes import NAMES_EN, NOTES_EN, NOTES_ES
 from frontera.characters.models import CatalogueItem, Character, CharacterDraft, CharacterEvent
 from frontera.characters.selectors import campaign_catalogue, engine_entry
 from frontera.live.bus import publish_on_commit
@@ -71,6 +71,7 @@ def _catalogue_fields(key: str, entry: Mapping) -> dict:
     bands = entry.get("range") or {}
     return {
         "name": entry["name"],
+        "name_en": NAMES_EN.get(key, ""),
         "category": entry["category"],
         "weapon_kind": entry.get("kind", ""),
         "price": entry["price"],
@@ -82,6 +83,7 @@ def _catalogue_fields(key: str, entry: Mapping) -> dict:
         "bonus": dict(entry.get("bonus", {})),
         "tags": list(entry.get("tags", [])),
         "notes": NOTES_ES.get(key, entry.get("notes", "")),
+        "notes_en": NOTES_EN.get(key, ""),
     }
 
 
@@ -103,7 +105,7 @@ def catalogue_seed(*, campaign: Campaign) -> int:
 
 FIGURES = ("price", "damage", "range", "bonus")
 _BAND_FIELDS = {band: f"range_{band}" for band in rules.BANDS}
-_CATALOGUE_FIELDS = ["name", "notes", "in_shop", "price", "damage", *_BAND_FIELDS.values(), "bonus"]
+_CATALOGUE_FIELDS = ["name", "name_en", "notes", "notes_en", "in_shop", "price", "damage", *_BAND_FIELDS.values(), "bonus"]
 
 
 def _catalogue_error_field(err: rules.CatalogueError) -> str | None:
@@ -116,8 +118,10 @@ def _catalogue_error_field(err: rules.CatalogueError) -> str | None:
 
 @transaction.atomic
 def catalogue_item_update(*, item: CatalogueItem, by, name: str, notes: str, in_shop: bool,
-                          figures: Mapping | None = None) -> CatalogueItem:
-    """The Mayor edits an entry of the campaign's catalogue: its name, notes, whether it is sold at
+                          figures: Mapping | None = None, name_en: str | None = None,
+                          notes_en: str | None = None) -> CatalogueItem:
+    """The Mayor edits an entry of the campaign's catalogue: its name and notes in Spanish and (with
+    ``name_en`` / ``notes_en``; ``None`` keeps them) in English, whether it is sold at
     creation and, with ``figures``, its price, damage, range modifiers and bonus cards (FR-CHAR-5).
 
     ``figures`` may hold ``price``, ``damage``, ``range`` (``{band: modifier or None}``, ``None`` =
@@ -138,6 +142,10 @@ def catalogue_item_update(*, item: CatalogueItem, by, name: str, notes: str, in_
     before = [getattr(item, name) for name in _CATALOGUE_FIELDS]
     item.name = entry["name"]
     item.notes = notes.strip()
+    if name_en is not None:
+        item.name_en = name_en.strip()[:80]
+    if notes_en is not None:
+        item.notes_en = notes_en.strip()
     item.in_shop = in_shop
     item.price = entry["price"]
     item.bonus = entry["bonus"]

@@ -319,7 +319,8 @@ def catalogue_item_edit(request, pk: int, item_id: int):
         data = form.cleaned_data
         try:
             item = services.catalogue_item_update(item=item, by=request.user, name=data["name"], notes=data["notes"],
-                                                  in_shop=data["in_shop"], figures=form.figures())
+                                                  in_shop=data["in_shop"], figures=form.figures(),
+                                                  name_en=data["name_en"], notes_en=data["notes_en"])
         except CharacterError as err:
             field = "bonus_cards" if err.field == "bonus" else err.field  # the form splits the bonus in two
             form.add_error(field if field in form.fields else None, str(err))

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
 
+from frontera import glossary
 from frontera.campaigns.permissions import is_mayor_of
 from frontera.characters import selectors
 from frontera.characters.forms import EquipmentForm, ExtraSkillForm, SkillsForm, TraitsForm, WhoForm
@@ -102,7 +103,7 @@ def traits_preview(values) -> dict:
     preview = rules.Character(name="·", traits=scores)
     spent = sum(points.values())
     return {
-        "scores": [{"key": t, "name": rules.TRAIT_NAMES[t], "suit": SUIT_SYMBOL[TRAIT_SUIT[t]],
+        "scores": [{"key": t, "name": glossary.name("trait", t), "suit": SUIT_SYMBOL[TRAIT_SUIT[t]],
                     "suit_class": f"suit-{TRAIT_SUIT[t].lower()}", "score": scores[t]} for t in TRAITS],
         "spent": spent,
         "left": rules.TRAIT_POINTS - spent,
@@ -139,9 +140,9 @@ def skill_groups(form, *, field: str | None = None, held=()) -> list[dict]:
         name = field or group
         value = form[name].value() if form is not None else None
         groups.append({
-            "key": group, "name": rules.GROUP_NAMES[group], "field": name, "errors": form[name].errors if field is None else [],
+            "key": group, "name": glossary.name("group", group), "field": name, "errors": form[name].errors if field is None else [],
             "skills": [
-                {"key": s.key, "name": s.name, "trait": rules.TRAIT_NAMES[s.trait], "checked": value == s.key,
+                {"key": s.key, "name": glossary.name("skill", s.key), "trait": glossary.name("trait", s.trait), "checked": value == s.key,
                  "held": s.key in held, "id": f"id_{name}_{s.key}"}
                 for s in rules.SKILLS.values() if s.group == group
             ],
@@ -158,12 +159,12 @@ def review(draft, forms) -> dict:
         skills.append(forms["extra"].cleaned_data["extra"])
     preview = traits_preview(draft.data.get("traits", {})) if ok["traits"] else None
     equipment = forms["equipment"].cleaned_data if ok["equipment"] else {}
-    items = {i.key: i.name for i in selectors.catalogue_for(draft.campaign)}
+    items = {i.key: i.display_name for i in selectors.catalogue_for(draft.campaign)}
     return {
         "ok": ok,
         "name": who.get("name", ""),
         "description": who.get("description", ""),
-        "skills": [rules.SKILLS[k].name for k in skills],
+        "skills": [glossary.name("skill", k) for k in skills],
         "preview": preview,
         "equipment": [{"name": items.get(k, k), "quantity": q} for k, q in equipment.get("equipment", {}).items()],
         "money": equipment.get("money"),

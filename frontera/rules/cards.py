@@ -46,8 +46,8 @@ SUIT_TRAIT: dict[str, str] = {suit: trait for trait, suit in TRAIT_SUIT.items()}
 # FR-CARD-5
 DEAD_MANS_HAND_CODES: tuple[str, ...] = ("AS", "AH", "8C", "8D")
 
-E_BAD_CODE = gettext_noop("“%(code)s” is not a card: write a rank (2-10, J, Q, K, A) and a suit (S, H, C, D), or JK.")
-E_BAD_SUIT = gettext_noop("“%(suit)s” is not a suit: use S, H, C or D.")
+E_BAD_CODE = gettext_noop("“%(code)s” is not a card: write a rank (2-10, J, Q, K, A) and a suit (♠, ♥, ♣, ♦), or JK for a joker.")
+E_BAD_SUIT = gettext_noop("“%(suit)s” is not a suit: choose ♠, ♥, ♣ or ♦.")
 E_NOT_JOKER = gettext_noop("Only a joker can be declared a suit; %(code)s already has one.")
 E_BAD_TRAIT = gettext_noop("“%(trait)s” is not a trait: use manos, sentidos, musculo or cabeza.")
 E_BAD_UID = gettext_noop("“%(uid)s” is not a physical card.")
@@ -71,12 +71,14 @@ class Card:
 
     @classmethod
     def parse(cls, code: str, *, deck: int = 1, copy: int = 1) -> Card:
-        """Parse a card code such as ``"10S"``, ``"AH"`` or ``"JK"`` (FR-CARD-1)."""
+        """Parse a card code such as ``"10S"``, ``"AH"``, ``"A♥"`` or ``"JK"`` (FR-CARD-1)."""
         if isinstance(code, Card):
             return code
         if not isinstance(code, str):
             raise RulesError(E_BAD_CODE, code=code)
         text = code.strip().upper()
+        for suit_letter, symbol in SUIT_SYMBOL.items():  # "Q♥" as well as "QH" (what a person types)
+            text = text.replace(symbol, suit_letter)
         if text == JOKER:
             return cls(JOKER, None, deck, copy)
         rank, suit = text[:-1], text[-1:]

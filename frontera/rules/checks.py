@@ -52,7 +52,7 @@ LOWEST_DIFFICULTY, HIGHEST_DIFFICULTY = 2, 15  # a difficulty is a card value (F
 RIGHT_SUIT, RIGHT_COLOUR, NEITHER = 2, 1, 0
 NO_STRENGTH: tuple[int, int] = (NEITHER, 0)
 
-E_UNDECLARED_JOKER = gettext_noop("Say which suit the joker stands for (S, H, C or D) before playing it.")
+E_UNDECLARED_JOKER = gettext_noop("Say which suit the joker stands for (♠, ♥, ♣ or ♦) before playing it.")
 E_BAD_DIFFICULTY = gettext_noop("The difficulty must be a card value from 2 to 15, not %(difficulty)s.")
 E_BAD_NUMBER = gettext_noop("“%(value)s” is not a whole number.")
 E_BAD_FLAG = gettext_noop("“%(value)s” is not yes or no.")

@@ -262,7 +262,7 @@ def test_mayor_catalogue_and_quick_minion_on_a_phone_FR_CHAR_5_FR_CHAR_6(phone, 
     assert_accessible(page, "catalogue")
     item = page.locator(".catalogue-item").filter(has_text="Escopeta")
     item.get_by_text("Editar Escopeta").click()
-    item.get_by_label("Notas").fill("Solo en la armería de Black Rock.")
+    item.get_by_label("Notas en español").fill("Solo en la armería de Black Rock.")
     item.get_by_label("A la venta al crear personajes").uncheck()
     item.get_by_role("button", name="Guardar").click()
     page.locator(".catalogue-item.off-shop").filter(has_text="Escopeta").get_by_text("Guardado.").wait_for()

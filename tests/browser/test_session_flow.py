@@ -67,8 +67,8 @@ def lock_in(page, fighter, locked, tries: int = 3) -> None:
         if locked.count():
             return
         settle(page)
-        if fighter.get_by_label("Palo del comodín").count():
-            fighter.get_by_label("Palo del comodín").select_option("S")
+        if fighter.get_by_label("Palo del joker").count():
+            fighter.get_by_label("Palo del joker").select_option("S")
         if fighter.locator("label.pick").count():
             fighter.locator("label.pick").first.click()
             fighter.get_by_role("button", name="Elegir, boca abajo").click()
@@ -117,7 +117,7 @@ def test_a_session_at_the_table(browser, app_server, phone):
         tap_until(ana.get_by_role("button", name=re.compile(r"Robar \d+ cartas")), ana.locator(".pcard-button"))
         shot(ana, "session-04-phone-cards-drawn")
         assert_accessible(ana, "session-phone-cards")
-        suit_picker = ana.get_by_label("Palo del comodín")
+        suit_picker = ana.get_by_label("Palo del joker")
         if suit_picker.count():
             suit_picker.select_option("H")
         tap_until(ana.locator(".pcard-button"), ana.locator(".outcome"))
@@ -139,8 +139,8 @@ def test_a_session_at_the_table(browser, app_server, phone):
         for page in (ana, bruno):
             page.locator("#checks .check-opposed button.draw").wait_for()
             tap_until(page.locator("#checks .check-opposed button.draw"), page.locator("#checks .check-opposed .pcard-button"))
-            if page.get_by_label("Palo del comodín").count():
-                page.get_by_label("Palo del comodín").select_option("H")
+            if page.get_by_label("Palo del joker").count():
+                page.get_by_label("Palo del joker").select_option("H")
         tap_until(ana.locator("#checks .check-opposed .pcard-button"), ana.locator("#checks .check-opposed .played"))
         mayor.get_by_test_id("feed").get_by_text(re.compile("Clementine ha elegido carta")).wait_for()
         shot(bruno, "session-07-phone-opposed-before-reveal")

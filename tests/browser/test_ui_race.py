@@ -240,8 +240,8 @@ def test_after_a_pistol_duel_the_mayors_table_and_feed_tell_the_truth_within_a_s
         for page in players:
             page.get_by_role("button", name=re.compile(r"Robar \d+ cartas?")).click()
             page.locator("#checks .pcard-button").first.wait_for()
-            if page.get_by_label("Palo del comodín").count():
-                page.get_by_label("Palo del comodín").select_option("H")
+            if page.get_by_label("Palo del joker").count():
+                page.get_by_label("Palo del joker").select_option("H")
         players[0].locator("#checks .pcard-button").first.click()
         players[0].locator("#checks .played").first.wait_for()
         assert mayor.get_by_test_id("dialog").locator("select[name=trait]").input_value() == "cabeza"

@@ -42,7 +42,7 @@ def test_wrong_password_gets_clear_spanish_message(client):
     make_user("ana")
     response = client.post(reverse("login"), {"username": "ana", "password": "mal"})
     assert response.status_code == 200
-    assert "Por favor, introduzca un nombre de usuario y clave correctos" in response.text
+    assert "Escribe un nombre de usuario y una contraseña correctos" in response.text  # tú, as the whole UI
 
 
 def test_wrong_password_in_english(client):

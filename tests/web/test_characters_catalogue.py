@@ -126,7 +126,7 @@ def test_bonus_can_be_removed(client, table):
         ("ropa_de_trabajo", {"bonus_cards": 5}, "bonus_cards",
          "La bonificación de Ropa de trabajo a Agilidad debe ser un número entero de cartas de 1 a 3, no 5."),
         ("cuerda", {"bonus_cards": 1}, "bonus_check", "Elige la habilidad o acción a la que van las cartas extra."),
-        ("rifle", {"price": "veinte"}, "price", "Introduzca un número entero."),
+        ("rifle", {"price": "veinte"}, "price", "Introduce un número entero."),
         ("rifle", {"price": ""}, "price", "Este campo es obligatorio."),
     ],
 )
@@ -281,7 +281,7 @@ def test_a_new_protagonist_is_announced_on_the_campaign_feed(client, table):
     assert CampaignEvent.objects.filter(campaign=campaign, kind="character_created", actor=player).count() == 1
     client.force_login(player)
     page = client.get(reverse("campaign_detail", args=[campaign.pk])).text
-    assert "creó un personaje" in page
+    assert "ha creado un personaje" in page
 
 
 def test_the_mayors_npcs_stay_off_the_feed_FR_CHAR_6(table):
@@ -297,4 +297,4 @@ def test_catalogue_edit_is_on_the_feed(client, table):
     _set(campaign, "rifle", price=25)
     client.force_login(player)
     page = client.get(reverse("campaign_detail", args=[campaign.pk])).text
-    assert "editó el catálogo de equipo" in page
+    assert "ha editado el catálogo de equipo" in page

@@ -116,7 +116,7 @@ def test_skills_step_refuses_an_unknown_skill_FR_CHAR_2(client, table):
     client.force_login(player)
     response = post(client, campaign, "skills", {"armas": "nadar", "mecanicas": "fuerza", "exploracion": "labia"})
     assert response.status_code == 400
-    assert "nadar no es una de las opciones disponibles" in response.text
+    assert "nadar no es una de las disponibles" in response.text  # Django's message, said with tú
     assert CharacterDraft.objects.get().data["skills"]["mecanicas"] == "fuerza"  # kept for coming back
 
 

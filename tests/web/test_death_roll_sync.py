@@ -153,7 +153,7 @@ def test_fr_hlt_3_an_accident_that_kills_a_fighter_starts_the_count_and_the_figh
     assert _tallies(session)["dying"][str(hero.pk)] == {"combat": combat.pk, "turn": 1}
     assert _decisions(session, DEATH_NOTICE, who=hero.name, turns=5)
     page = _client(mayor).get(session.get_absolute_url(), {"fragment": "combat"}, **HX).content.decode()
-    assert "Muerto: the death roll within 5 more turns" in page
+    assert "Dead: the death roll within 5 more turns" in page  # the English level name (issue #12)
 
 
 def test_fr_hlt_3_the_mayors_edit_off_muerto_stops_the_count_and_the_rules_draw_nothing(

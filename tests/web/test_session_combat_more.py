@@ -113,8 +113,8 @@ def test_fr_cmb_2_acting_moves_only_within_adyacente(client):
     assert f"k{hero.pk}" not in combat.state["declarations"]
 
 
-@pytest.mark.parametrize("special,rule", [("apresar", "FR-CMB-13"), ("asustar", "FR-CMB-14")])
-def test_fr_cmb_13_14_apresar_and_asustar_are_declared_from_the_phone(client, special, rule):
+@pytest.mark.parametrize("special,rule,shown", [("apresar", "FR-CMB-13", "Seize"), ("asustar", "FR-CMB-14", "Scare")])
+def test_fr_cmb_13_14_apresar_and_asustar_are_declared_from_the_phone(client, special, rule, shown):
     session, mayor, (p1, hero), (m1, m2), combat = _fight()
     _minions_act(client, session, mayor, combat, (m1, m2), hero)
     client.force_login(p1)
@@ -123,5 +123,5 @@ def test_fr_cmb_13_14_apresar_and_asustar_are_declared_from_the_phone(client, sp
                             "special": special}, **HX)
     combat.refresh_from_db()
     assert combat.state["declarations"][f"k{hero.pk}"]["special"] == special
-    assert special.capitalize() in response.text
+    assert shown in response.text  # the English word for the book's Apresar / Asustar (issue #12)
     assert any(rule in e.rules for e in SessionEvent.objects.filter(session=session, kind="decision"))

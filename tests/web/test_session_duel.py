@@ -264,7 +264,7 @@ def test_fr_cmb_15_refusals_are_clear_and_change_nothing():
         assert _snapshot(session) == before
     set_tracks(rival, health=-3)  # Incapacitado: no actions (FR-HLT-1)
     before = _snapshot(session)
-    with pytest.raises(SessionError, match="Incapacitado"):
+    with pytest.raises(SessionError, match="Incapacitated"):  # the English level name (issue #12)
         pistol_duel_start(**start, first=hero, first_weapon="revolver", second=rival, second_weapon="revolver")
     assert _snapshot(session) == before
     other, other_mayor, [(q, stranger)], _ = make_table(players=1, minions=0)

@@ -5,6 +5,7 @@ FR-OPP-1, FR-CMB-1); the Mayor sees as his seat during play (FR-MODE-2) and ever
 session has ended; an ended session reveals nothing more to a player."""
 
 import csv
+import html
 import io
 import json
 import re
@@ -163,8 +164,8 @@ def test_a_players_export_hides_each_movement_they_could_not_see_and_shows_the_o
     assert [r["to"] for r in by_uid["1:3C"]] == [f"drawn by {hero.name}", "shared discard"]
     assert "1:7D" not in by_uid and "1:8H" not in by_uid
     dealt = [r for r in rows if r["reason"] == "dealt"]
-    assert all(r["hidden"] for r in dealt if r["to"].startswith("mazo of"))  # FR-MODE-2: the 8 dealt stay unseen
-    assert all(not r["hidden"] for r in dealt if r["to"] == "mano del hombre muerto")  # FR-CARD-5: known cards
+    assert all(r["hidden"] for r in dealt if r["to"].endswith("'s deck"))  # FR-MODE-2: the 8 dealt stay unseen
+    assert all(not r["hidden"] for r in dealt if r["to"] == "dead man's hand")  # FR-CARD-5: known cards
 
 
 def test_the_page_and_csv_show_the_same_redacted_log():
@@ -173,7 +174,7 @@ def test_the_page_and_csv_show_the_same_redacted_log():
     client = _client(p1)
     page = client.get(reverse("play_history", args=[session.pk])).text
     assert 'aria-label="5♠"' in page and 'aria-label="a card"' in page
-    assert f"5♠ of {t['hero'].name}: montón → drawn by {t['hero'].name}" in page
+    assert f"5♠ of {t['hero'].name}: pile → drawn by {t['hero'].name}" in page
     response = client.get(reverse("play_history_csv", args=[session.pk]))
     assert response["Content-Disposition"] == f'attachment; filename="frontera-sesion-{session.number}-historial.csv"'
     assert response["Content-Type"].startswith("text/csv")
@@ -213,7 +214,7 @@ def test_fr_mode_2_the_mayor_sees_as_his_seat_while_the_session_is_in_play():
     seen = {cards[pk] for pk, r in exported.items() if r["card_uid"]}
     assert {"1:QS", "1:JD", "1:KH"} <= seen  # the minion's draw (his seat)
     assert not {"1:2D", "1:3D", "1:4D", "1:7D", "1:8H"} & seen  # rival's own draws
-    assert all(r["hidden"] for r in exported.values() if r["reason"] == "dealt" and r["to"].startswith("mazo of"))
+    assert all(r["hidden"] for r in exported.values() if r["reason"] == "dealt" and r["to"].endswith("'s deck"))
     # the Mayor draws for a player who has no phone at hand: he saw those cards
     stack_pile(session, ["1:5D", "1:6D", "1:7S"])
     prueba = check_request(session=session, by=mayor, characters=[t["hero"]], trait="sentidos")
@@ -278,8 +279,8 @@ def test_a_card_page_tells_its_journey_as_the_viewer_saw_it():
     page = _client(p1).get(reverse("play_history_card", args=[session.pk, "1:5S"])).text
     assert 'data-testid="journey"' in page
     journey = re.search(r'data-testid="journey">(.*?)</ol>', page, re.S).group(1)
-    assert [re.sub(r"<.*?>", "", z) for z in re.findall(r"<li>.*?</li>", journey)] == [
-        "montón", f"drawn by {hero.name}", f"mazo of {hero.name}"]
+    assert [html.unescape(re.sub(r"<.*?>", "", z)) for z in re.findall(r"<li>.*?</li>", journey)] == [
+        "pile", f"drawn by {hero.name}", f"{hero.name}'s deck"]
     # the 5♠ was dealt to a deck before the scenario stacked it: that move nobody saw, it is not listed
     shown = re.findall(r'data-testid="event-(\d+)"', page)
     events = SessionEvent.objects.filter(session=session, card="1:5S").order_by("pk")
@@ -310,7 +311,7 @@ def test_filters_by_kind_check_character_card_and_fight_turn():
     assert {r["check"] for r in mine if r["check"]} == {t["checks"][0].pk, t["checks"][2].pk}
     assert all(hero.name in (r["from"] + r["to"]) for r in mine if r["kind"] == "card" and not r["check"])
     named = [r for r in mine if r["kind"] == "decision" and not r["check"]]
-    assert len(named) == 1 and hero.name in named[0]["text"] and "Herido" in named[0]["text"]  # the track change
+    assert len(named) == 1 and hero.name in named[0]["text"] and "Wounded" in named[0]["text"]  # the track change
     assert not any(r["check"] == c2.pk for r in mine)
     card = _json(client, session, card="7♦")["events"]
     assert {r["card_uid"] for r in card} == {"1:7D"}
@@ -428,8 +429,8 @@ def test_charts_count_outcomes_suits_decks_and_tracks_right():
         header = re.search(r'data-testid="outcomes-table">\s*<thead><tr>(.*?)</tr>', page).group(1)
         columns = [re.sub(r"<.*?>", "", c) for c in re.findall(r"<th[^>]*>(.*?)</th>", header)][1:]
         as_dict = {name: dict(zip(columns, values, strict=True)) for name, values in outcomes.items()}
-        assert as_dict[hero.name] == {"Éxito": "1", "Éxito parcial": "0", "Fracaso": "1", "Total": "2"}
-        assert as_dict[rival.name] == {"Éxito": "0", "Éxito parcial": "1", "Fracaso": "0", "Total": "1"}
+        assert as_dict[hero.name] == {"Success": "1", "Partial success": "0", "Failure": "1", "Total": "2"}
+        assert as_dict[rival.name] == {"Success": "0", "Partial success": "1", "Failure": "0", "Total": "1"}
         assert as_dict[minion.name]["Total"] == "1"
         suits = dict(_table_rows(page, "suits-table"))
         assert suits == {"♠": "1", "♥": "2", "♣": "1", "♦": "0", "★": "0"}  # 5♠, 9♥ + K♥, 6♣
@@ -439,7 +440,7 @@ def test_charts_count_outcomes_suits_decks_and_tracks_right():
         assert decks[rival.name] == str(len(state.player_decks[f"c{rival.pk}"]))
         assert decks["the Mayor"] == str(len(state.player_decks["mayor"]))
         health = _table_rows(page, "track-health-table")
-        assert [row[1:] for row in health] == [[hero.name, "Sano", "Herido"]]
+        assert [row[1:] for row in health] == [[hero.name, "Unhurt", "Wounded"]]
         assert _table_rows(page, "damage-table") == [[hero.name, "1"]]
 
 

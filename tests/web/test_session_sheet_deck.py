@@ -45,7 +45,8 @@ def test_fr_mode_7_phase_2_owner_sees_the_deck_by_suit_others_only_counts():
     suits = [Card.from_uid(uid).suit for uid in state.player_decks[seat_key(hero.pk)]]
     own = _deck_section(_sheet(player, hero))
     assert "Tu mazo por palos" in own
-    assert f"♠</span> {suits.count('S')}" in own and f"♥</span> {suits.count('H')}" in own
+    assert f'♠</span><span class="visually-hidden">picas</span> {suits.count("S")}' in own
+    assert f'♥</span><span class="visually-hidden">corazones</span> {suits.count("H")}' in own
     for viewer in (other, mayor):
         section = _deck_section(_sheet(viewer, hero))
         assert f"{len(suits)} cartas en el mazo" in section

@@ -81,7 +81,7 @@ def test_a_played_card_and_a_phase_switch_show_in_the_fragment_FR_MODE_4_FR_MODE
     own = _deck(_fragment(player, hero))
     assert "Fase 2" in own and "Tu mazo por palos" in own
     suits = [Card.from_uid(uid).suit for uid in engine(session).player_decks[seat_key(hero.pk)]]
-    assert f"♠</span> {suits.count('S')}" in own
+    assert f'♠</span><span class="visually-hidden">picas</span> {suits.count("S")}' in own
     for viewer in (other, mayor):
         section = _deck(_fragment(viewer, hero))
         assert "Fase 2" in section and "9 cartas en el mazo" in section

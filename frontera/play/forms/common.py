@@ -3,16 +3,19 @@
 import uuid
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from frontera import glossary
 from frontera.rules import characters as rules_characters
 from frontera.rules.cards import TRAITS
 
-TRAIT_CHOICES = [(t, rules_characters.TRAIT_NAMES[t]) for t in TRAITS]
+TRAIT_CHOICES = glossary.choices("trait", TRAITS)
 SKILL_CHOICES = [("", _("no skill"))] + [
-    (s.key, f"{s.name} ({rules_characters.TRAIT_NAMES[s.trait]})") for s in rules_characters.SKILLS.values()
+    (s.key, format_lazy("{} ({})", glossary.lazy("skill", s.key), glossary.lazy("trait", s.trait)))
+    for s in rules_characters.SKILLS.values()
 ]
-SUIT_CHOICES = [("", _("—")), ("S", "♠"), ("H", "♥"), ("C", "♣"), ("D", "♦")]
+SUIT_CHOICES = [("", _("—"))] + [(s, format_lazy("{} {}", glossary.SUIT_SYMBOL[s], glossary.lazy("suit", s))) for s in "SHCD"]
 
 
 def new_request_key() -> str:

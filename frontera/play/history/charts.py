@@ -6,6 +6,7 @@ from collections import Counter, defaultdict
 
 from django.utils.translation import gettext
 
+from frontera import glossary
 from frontera.play.history.rows import Names, history_viewer, names_of
 from frontera.play.models import MAYOR_SEAT, Check, GameSession, Participant, SessionEvent
 from frontera.play.services.core import OUTCOME_LABELS
@@ -16,7 +17,6 @@ from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES, SOBRIETY_NAMES
 SUIT_CLASS = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds", "JK": "joker"}
 OUTCOME_ORDER = ["success", "partial", "failure", "win", "tie", "loss"]
 LEVELS = {"health": HEALTH_NAMES, "morale": MORALE_NAMES, "sobriety": SOBRIETY_NAMES}
-TRACK_TITLES = {"health": "Salud", "morale": "Moral", "sobriety": "Sobriedad"}
 # every level name is unique across the three tracks: a name tells its track
 LEVEL_OF_NAME = {name: (track, level) for track, names in LEVELS.items() for level, name in names.items()}
 CHART_W, CHART_BAR_H, CHART_GAP, CHART_LEFT = 640, 22, 8, 160
@@ -150,14 +150,15 @@ def _tracks(session: GameSession, names: Names) -> dict:
             pts.append((span + 2, seq[-1]["after"] - bottom))
             lines.append({"name": who, "css": f"s{i % 6}", "points": _polyline(pts, span + 2, -bottom, w, h, left),
                           "lost": sum(max(c["before"] - c["after"], 0) for c in seq),
-                          "end": LEVELS[track][seq[-1]["after"]]})
-        levels = [{"name": LEVELS[track][lv], "y": round(h - 10 - (lv - bottom) * (h - 20) / -bottom, 1)}
+                          "end": glossary.name("level", LEVELS[track][seq[-1]["after"]])})
+        levels = [{"name": glossary.name("level", LEVELS[track][lv]), "y": round(h - 10 - (lv - bottom) * (h - 20) / -bottom, 1)}
                   for lv in sorted(LEVELS[track], reverse=True)]
         for lv in levels:
             lv["ty"] = round(lv["y"] + 4, 1)
-        charts.append({"track": track, "title": TRACK_TITLES[track], "lines": lines, "levels": levels,
+        charts.append({"track": track, "title": glossary.name("track", track), "lines": lines, "levels": levels,
                        "width": w, "height": h, "left": left,
-                       "changes": [dict(c, before=LEVELS[track][c["before"]], after=LEVELS[track][c["after"]])
+                       "changes": [dict(c, before=glossary.name("level", LEVELS[track][c["before"]]),
+                                           after=glossary.name("level", LEVELS[track][c["after"]]))
                                    for c in mine]})
     damage = defaultdict(int)
     for c in changes:

@@ -32,9 +32,9 @@ SYMBOL_SUIT = {symbol: suit for suit, symbol in SUIT_SYMBOL.items()}
 
 
 def card_uids(text: str, decks: int) -> list[str]:
-    """The cards a filter names: a uid (``1:7H``), or a code (``7H``, ``7♥``, ``JK``) in every deck of
+    """The cards a filter names: a uid (``1:7H``), or a code (``7H``, ``7♥``, ``7 ♥``, ``JK``) in every deck of
     the session. Raises :class:`RulesError` for anything else."""
-    code = text.strip().upper()
+    code = "".join(text.split()).upper()  # "Q ♥" as well as "Q♥"
     for symbol, suit in SYMBOL_SUIT.items():
         code = code.replace(symbol, suit)
     if ":" in code:
@@ -185,7 +185,8 @@ def history_page(session: GameSession, user, data) -> dict:
     f = parse_filters(session, data, turns, {value for value, _label in who})
     page = Paginator(filtered_events(session, viewer, f, turns, names).select_related("actor"), PAGE_SIZE).get_page(
         data.get("page"))
-    checks = Check.objects.filter(session=session).order_by("pk").values_list("pk", "label")
+    checks = [(pk, gettext(label) if label else label)  # a msgid (azar) or the Mayor's own words
+              for pk, label in Check.objects.filter(session=session).order_by("pk").values_list("pk", "label")]
     return {
         "session": session, "campaign": session.campaign, "is_mayor": viewer.is_mayor, "full": viewer.full,
         "ended": session.status == GameSession.Status.ENDED,

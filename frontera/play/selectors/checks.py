@@ -8,6 +8,7 @@ from fractions import Fraction
 from django.db.models import Prefetch, Q
 from django.utils.translation import gettext
 
+from frontera import glossary
 from frontera.play.models import Check, GameSession, Participant
 from frontera.play.selectors.core import (
     Viewer,
@@ -19,7 +20,6 @@ from frontera.play.selectors.core import (
 )
 from frontera.play.services.checks import why
 from frontera.play.services.core import OUTCOME_LABELS
-from frontera.rules import characters as rules_characters
 from frontera.rules import odds as rules_odds
 from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
@@ -139,8 +139,8 @@ def _why(p: Participant, prueba: Check) -> str:
 
 
 def _what(p: Participant) -> str:
-    name = rules_characters.TRAIT_NAMES[p.trait]
-    return f"{name} ({rules_characters.SKILLS[p.skill].name})" if p.skill else name
+    name = glossary.name("trait", p.trait)
+    return f"{name} ({glossary.name('skill', p.skill)})" if p.skill else name
 
 
 def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = None) -> list[dict]:
@@ -153,7 +153,7 @@ def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = N
         rows.append({
             "pk": prueba.pk,
             "kind": prueba.kind,
-            "label": prueba.label,
+            "label": gettext(prueba.label) if prueba.label else "",  # a msgid (azar) or the Mayor's words
             "difficulty": prueba.difficulty,
             "status": prueba.status,
             "open": prueba.status != Check.Status.RESOLVED,

@@ -7,7 +7,8 @@ import uuid
 
 from django.utils.translation import gettext, gettext_noop
 
-from frontera.characters.models import Character
+from frontera import glossary
+from frontera.characters.models import CatalogueItem, Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.play.models import CombatRound, GameSession, Seat, combat_key, seat_key
 from frontera.play.selectors.core import Viewer, card_view, cards_view, render_message
@@ -16,11 +17,6 @@ from frontera.play.services.death import DEATH_ROLL_TURNS
 from frontera.rules import combat as rules_combat
 from frontera.rules.cards import Card
 from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES
-
-TECHNIQUE_LABELS = {
-    "pelea": "Pelea", "melee": gettext_noop("melee weapon"), "thrown": gettext_noop("thrown weapon"),
-    "disparo_rapido": "Disparo rápido", "apuntar": "Apuntar", "forcejeo": gettext_noop("grapple contest"),
-}
 
 
 def _situation(decl: dict) -> str:
@@ -70,15 +66,17 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
         plays = state["plays"].get(key, [])
         rows.append({
             "key": key, "pk": character.pk, "name": character.name, "side": spec["side"],
-            "health": HEALTH_NAMES[spec["health"]], "morale": MORALE_NAMES[spec["morale"]],
+            "health": glossary.name("level", HEALTH_NAMES[spec["health"]]),
+            "morale": glossary.name("level", MORALE_NAMES[spec["morale"]]),
             "aguante": spec["aguante"], "cover": spec["cover"],
             "declared": decl is not None,
-            "technique": gettext(TECHNIQUE_LABELS.get(decl["technique"], "")) if decl and decl.get("technique") else "",
+            "technique": glossary.name("technique", decl["technique"]) if decl and decl.get("technique") else "",
             "moves_only": bool(decl) and decl.get("action") == "move",
-            "targets": [(names.get(t, t), band) for t, band in (decl or {}).get("targets", {}).items()],
+            "targets": [(names.get(t, t), glossary.name("band", band).lower())
+                        for t, band in (decl or {}).get("targets", {}).items()],
             "aim_choices": [(characters[int(t[1:])].pk, names.get(t, t)) for t in (decl or {}).get("targets", {})]
             if len((decl or {}).get("targets", {})) > 1 else [],
-            "special": (decl or {}).get("special") or "",
+            "special": glossary.name("special", decl["special"]) if decl and decl.get("special") else "",
             "move": (decl or {}).get("move"),
             "required": state["required"].get(key),
             "hand_size": len(hand) if hand is not None else None,
@@ -158,6 +156,7 @@ def duel_weapons(session: GameSession) -> list[tuple[str, str]]:
     minions), each labelled with who carries it, for the Mayor's duel form (FR-CMB-15). Whether
     the chosen duellist carries the chosen one is still the service's to say."""
     catalogue = campaign_catalogue(session.campaign)
+    names_of = {i.key: i.display_name for i in CatalogueItem.objects.filter(campaign=session.campaign)}
     seated = set(Seat.objects.filter(session=session).values_list("character_id", flat=True))
     carriers: dict[str, list[str]] = {}
     for character in Character.objects.filter(campaign=session.campaign).order_by("kind", "name"):
@@ -168,4 +167,4 @@ def duel_weapons(session: GameSession) -> list[tuple[str, str]]:
             entry = catalogue.get(key)
             if entry and entry.get("category") == "weapon" and entry.get("kind") == "ranged":
                 carriers.setdefault(key, []).append(character.name)
-    return [(key, f"{catalogue[key]['name']} — {', '.join(names)}") for key, names in carriers.items()]
+    return [(key, f"{names_of.get(key, catalogue[key]['name'])} — {', '.join(names)}") for key, names in carriers.items()]

@@ -16,7 +16,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from django.db.models import Max
+from django.utils.translation import gettext
 
+from frontera import glossary
 from frontera.campaigns.permissions import is_mayor_of
 from frontera.characters.models import Character
 from frontera.messages import engine_text
@@ -124,11 +126,11 @@ def cards_view(uids) -> list[dict]:
 def _tracks(sheet: rules_characters.Character) -> dict:
     reason = incapacity(health=sheet.health, morale=sheet.morale, sobriety=sheet.sobriety)
     return {
-        "health": sheet.health, "health_name": HEALTH_NAMES[sheet.health],
-        "morale": sheet.morale, "morale_name": MORALE_NAMES[sheet.morale],
-        "sobriety": sheet.sobriety, "sobriety_name": SOBRIETY_NAMES[sheet.sobriety],
+        "health": sheet.health, "health_name": glossary.name("level", HEALTH_NAMES[sheet.health]),
+        "morale": sheet.morale, "morale_name": glossary.name("level", MORALE_NAMES[sheet.morale]),
+        "sobriety": sheet.sobriety, "sobriety_name": glossary.name("level", SOBRIETY_NAMES[sheet.sobriety]),
         "penalty": None if reason else draw_penalty(health=sheet.health, morale=sheet.morale, sobriety=sheet.sobriety),
-        "incapacity": reason,
+        "incapacity": glossary.name("level", reason) if reason else reason,
         "aguante": sheet.aguante,
         "confianza": sheet.confianza,
     }
@@ -138,7 +140,7 @@ def character_row(character: Character) -> dict:
     sheet = rules_characters.Character.from_json(character.sheet)
     traits = []
     if sheet.traits is not None:
-        traits = [{"name": rules_characters.TRAIT_NAMES[t], "score": s, "key": t} for t, s in sheet.traits.items()]
+        traits = [{"name": glossary.name("trait", t), "score": s, "key": t} for t, s in sheet.traits.items()]
     return {
         "character": character,
         "pk": character.pk,
@@ -147,7 +149,7 @@ def character_row(character: Character) -> dict:
         "kind_label": character.get_kind_display(),
         "traits": traits,
         "flat_cards": sheet.cards_per_check,
-        "skills": [rules_characters.SKILLS[s].name for s in sheet.skills],
+        "skills": [glossary.name("skill", s) for s in sheet.skills],
         "money": sheet.money,
         **_tracks(sheet),
     }
@@ -176,7 +178,8 @@ def seat_row(seen: dict, key: str) -> dict:
 
 def by_suit(uids: list[str]) -> list[dict]:
     counts = Counter(Card.from_uid(u).suit or "JK" for u in uids)
-    rows = [{"symbol": SUIT_SYMBOL[s], "css": SUIT_CLASS[s], "count": counts[s]} for s in SUITS]
+    rows = [{"symbol": SUIT_SYMBOL[s], "css": SUIT_CLASS[s], "name": glossary.name("suit", s), "count": counts[s]}
+            for s in SUITS]
     if counts["JK"]:
-        rows.append({"symbol": "★", "css": "joker", "count": counts["JK"]})
+        rows.append({"symbol": "★", "css": "joker", "name": gettext("jokers"), "count": counts["JK"]})
     return rows

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
+from frontera import glossary
 from frontera.campaigns.permissions import is_mayor_of
 from frontera.characters.models import Character
 from frontera.characters.selectors import campaign_catalogue
@@ -184,11 +185,19 @@ def create_check(
     return prueba
 
 
-def check_what(trait: str, skill: str) -> str:
-    name = rules_characters.TRAIT_NAMES[trait]
+# The draw's wording before issue #12, still in the logs of older sessions: kept translated.
+LEGACY_MESSAGES = (
+    ngettext("%(who)s draws %(count)s card from %(source)s.", "%(who)s draws %(count)s cards from %(source)s."),
+    gettext_noop("the pile"), gettext_noop("their own deck"), gettext_noop("the Mayor's deck"),
+)
+
+
+def check_what(trait: str, skill: str) -> dict:
+    """What a check draws for, as a message: the trait, and the skill if any (frontera.glossary
+    names them in the reader's language)."""
     if skill:
-        name += f" ({rules_characters.SKILLS[skill].name})"
-    return name
+        return msg(gettext_noop("%(trait)s (%(skill)s)"), trait=trait, skill=skill)
+    return msg(gettext_noop("%(trait)s"), trait=trait)
 
 
 @transaction.atomic
@@ -248,12 +257,13 @@ def check_draw(*, participant: Participant, by) -> Participant:
     prueba = participant.prueba
     log = EventLog(session, by, [])
     explain_moves(log, events, prueba)
-    source = msg(gettext_noop("the pile")) if before.phase == 1 and state.phase == 1 or session.mode == "sin_gestion" \
-        else msg(gettext_noop("their own deck"))
-    if participant.seat == MAYOR_SEAT and source["_msg"] != "the pile":
-        source = msg(gettext_noop("the Mayor's deck"))
-    log.decide(ngettext("%(who)s draws %(count)s card from %(source)s.", "%(who)s draws %(count)s cards from %(source)s."),
-               rules=["FR-MODE-4" if source["_msg"] == "the pile" else "FR-MODE-7"], prueba=prueba,
+    # Whole phrases ("from the pile": "del montón"), so no language glues "de" + "el" (issue #12).
+    from_pile = before.phase == 1 and state.phase == 1 or session.mode == "sin_gestion"
+    source = msg(gettext_noop("from the pile")) if from_pile else msg(gettext_noop("from their own deck"))
+    if participant.seat == MAYOR_SEAT and not from_pile:
+        source = msg(gettext_noop("from the Mayor's deck"))
+    log.decide(ngettext("%(who)s draws %(count)s card %(source)s.", "%(who)s draws %(count)s cards %(source)s."),
+               rules=["FR-MODE-4" if from_pile else "FR-MODE-7"], prueba=prueba,
                who=participant.character.name, count=len(participant.drawn), source=source, seed=seed)
     if not participant.drawn:
         state, more = rules_session.settle_check(state, participant.seat, participant.engine_check)
@@ -280,7 +290,7 @@ def _close_without_card(participant: Participant, log: EventLog) -> None:
 def why(card: Card, trait: str, difficulty: int | None, outcome: str) -> dict:
     """Why a played card gives its outcome (FR-CHK-3, FR-CHK-4), as a message."""
     suit = TRAIT_SUIT[trait]
-    name = rules_characters.TRAIT_NAMES[trait]
+    name = trait  # a key: frontera.glossary names it when the message is shown
     if card.suit == suit:
         if difficulty is not None and outcome == "partial":
             return msg(gettext_noop("the suit of %(trait)s, but below difficulty %(difficulty)s"),
@@ -401,20 +411,21 @@ def _reveal(prueba: Check, session: GameSession, by) -> None:
         p.status = Check.Status.RESOLVED
         p.save(update_fields=["outcome", "status"])
         card = plays[p.pk][1]
-        shown.append(f"{p.character.name} {card.label if card else '—'} ({rules_characters.TRAIT_NAMES[p.trait]})")
+        shown.append(msg(gettext_noop("%(who)s %(card)s (%(trait)s)"), who=p.character.name,
+                         card=card.label if card else "—", trait=p.trait))
     winners = [p.character.name for p in participants if p.outcome == "win"]
     tied = [p.character.name for p in participants if p.outcome == "tie"]
     if again:
         log.decide(gettext_noop("Reveal: %(plays)s. Nobody played their suit or colour: Tablas, another opposed "
-                                "check is needed."), rules=["FR-OPP-5"], prueba=prueba, plays="; ".join(shown))
+                                "check is needed."), rules=["FR-OPP-5"], prueba=prueba, plays=shown)
     elif winners:
         rule = "FR-OPP-2" if sum(1 for (t, c) in plays.values() if c and c.suit == TRAIT_SUIT[t]) == 1 else (
             "FR-OPP-3" if any(c and c.suit == TRAIT_SUIT[t] for (t, c) in plays.values()) else "FR-OPP-4")
         log.decide(gettext_noop("Reveal: %(plays)s. %(winner)s wins; the others lose."), rules=["FR-OPP-1", rule],
-                   prueba=prueba, plays="; ".join(shown), winner=winners[0])
+                   prueba=prueba, plays=shown, winner=winners[0])
     else:
         log.decide(gettext_noop("Reveal: %(plays)s. Tablas between %(tied)s; the others lose."),
-                   rules=["FR-OPP-1", "FR-OPP-3"], prueba=prueba, plays="; ".join(shown), tied=", ".join(tied))
+                   rules=["FR-OPP-1", "FR-OPP-3"], prueba=prueba, plays=shown, tied=", ".join(tied))
     save_state(session, state)
     log.flush()
 
@@ -433,7 +444,7 @@ def _refresh_check(prueba: Check, session: GameSession, by) -> None:
         prueba.save(update_fields=["status"])
 
 
-TRAIT_CHOICES = [(t, rules_characters.TRAIT_NAMES[t]) for t in TRAITS]
+TRAIT_CHOICES = glossary.choices("trait", TRAITS)
 
 
 E_NOT_WITHDRAWABLE = _("This check belongs to %(what)s: call that off instead.")

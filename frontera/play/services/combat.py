@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from frontera.campaigns.permissions import is_mayor_of
-from frontera.characters.models import Character
+from frontera.characters.models import CatalogueItem, Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.messages import engine_text
 from frontera.play.models import MAYOR_SEAT, CombatRound, GameSession, combat_key, seat_key
@@ -122,13 +122,22 @@ def _combatant_spec(fighter: Fighter, catalogue: dict) -> dict:
 
 
 def _combat_message(err: RulesError, combat: CombatRound | None) -> str:
-    """An engine error with combatant keys (``k12``) replaced by the characters' names."""
+    """An engine error with combatant keys (``k12``) replaced by the characters' names, and a
+    weapon named as the campaign's catalogue names it in the reader's language (issue #12)."""
     names = _fighter_names(combat) if combat is not None and combat.pk else {}
+    items: dict[str, str] = {}
+    if combat is not None and combat.pk and {"weapon", "name"} & set(err.params):
+        for item in CatalogueItem.objects.filter(campaign__game_sessions__pk=combat.session_id):
+            items[item.key] = items[item.name] = item.display_name
 
-    def named(value):
-        return re.sub(r"\bk\d+\b", lambda m: names.get(m.group(0), m.group(0)), value) if isinstance(value, str) else value
+    def named(key, value):
+        if not isinstance(value, str):
+            return value
+        if key in ("weapon", "name") and value in items:
+            return items[value]
+        return re.sub(r"\bk\d+\b", lambda m: names.get(m.group(0), m.group(0)), value)
 
-    return engine_text(err.template, {k: named(v) for k, v in err.params.items()})
+    return engine_text(err.template, {k: named(k, v) for k, v in err.params.items()})
 
 
 def _lock_combat(combat: CombatRound) -> tuple[GameSession, CombatRound]:
@@ -264,8 +273,9 @@ def combat_declare(*, combat: CombatRound, by, character: Character, technique: 
             ["FR-CMB-13"] if special == "apresar" else ["FR-CMB-14"] if special == "asustar" else [])
         log.decide(gettext_noop("Turn %(turn)s: %(who)s declares %(technique)s%(special)s against %(targets)s, "
                                 "%(cards)s."), rules=rules, turn=combat.turn, who=names[key],
-                   technique=technique, targets=", ".join(f"{names[t]} ({b})" for t, b in bands.items()),
-                   special=f" ({special.capitalize()})" if special else "",
+                   technique=technique,
+                   targets=[msg(gettext_noop("%(who)s (%(band)s)"), who=names[t], band=b) for t, b in bands.items()],
+                   special=msg(gettext_noop(" (%(special)s)"), special=special) if special else "",
                    cards=msg(N_CARDS, n=state["required"][key]))
     if (decl["cover"], decl["mount"], decl["holstered"]) != (spec["cover"], spec["mount"], spec["holstered"]):
         log.decide(gettext_noop("%(who)s at the start of the turn: %(cover)s, %(mount)s, %(holstered)s."),

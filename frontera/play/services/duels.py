@@ -14,7 +14,8 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
-from frontera.characters.models import Character
+from frontera import glossary
+from frontera.characters.models import CatalogueItem, Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.play.models import (
     MAYOR_SEAT,
@@ -149,6 +150,13 @@ def _weapon_label(key: str, catalogue: dict) -> str:
         return key
 
 
+def _weapon_text(session: GameSession, key: str, catalogue: dict):
+    """A weapon for the feed: its name in both languages (the campaign's catalogue entry), so each
+    reader reads their own (:func:`frontera.glossary.both`)."""
+    item = CatalogueItem.objects.filter(campaign_id=session.campaign_id, key=key).first()
+    return glossary.both(item.name, item.name_en) if item is not None else _weapon_label(key, catalogue)
+
+
 def _duel_gun(character: Character, key: str, catalogue: dict) -> dict:
     """The ranged weapon ``key`` the character carries (the combat engine's shape), or a refusal."""
     if not key:
@@ -195,8 +203,8 @@ def pistol_duel_start(*, session: GameSession, by, first: Character, first_weapo
     log.decide(gettext_noop("Pistol duel: %(a)s (%(wa)s, damage %(da)s) against %(b)s (%(wb)s, damage %(db)s). "
                             "Opposed Manos (Disparo rápido), no absorption; each chooses in secret, one reveal."),
                rules=["FR-CMB-15", "FR-OPP-1"],
-               a=first.name, wa=_weapon_label(first_weapon, catalogue), da=_duel_damage(guns[first.pk]),
-               b=second.name, wb=_weapon_label(second_weapon, catalogue), db=_duel_damage(guns[second.pk]))
+               a=first.name, wa=_weapon_text(session, first_weapon, catalogue), da=_duel_damage(guns[first.pk]),
+               b=second.name, wb=_weapon_text(session, second_weapon, catalogue), db=_duel_damage(guns[second.pk]))
     log.flush()
     _duel_round(session, duel, by)
     return duel
@@ -327,7 +335,7 @@ def _duel_settle(session: GameSession, duel, prueba: Check, by) -> None:
                                 "%(weapon_damage)s weapon) in full, no absorption by Aguante %(aguante)s. Salud "
                                 "%(before)s → %(after)s."),
                    rules=["FR-CMB-15", "FR-CMB-7", "FR-HLT-1"], prueba=prueba, shooter=names[rival],
-                   weapon=_weapon_label(weapons[rival], catalogue), who=row.name, damage=damage,
+                   weapon=_weapon_text(session, weapons[rival], catalogue), who=row.name, damage=damage,
                    base=damage - gun["damage"], weapon_damage=gun["damage"], aguante=sheet.aguante,
                    before=level_name("health", before), after=level_name("health", sheet.health))
         if sheet.health == DEATH_LEVEL and before != DEATH_LEVEL:

@@ -305,8 +305,12 @@ def gamble_contest(*, session: GameSession, by, kind: str, characters: Sequence[
             raise SessionError(E_BAD_CONTEST)
     except RulesError as err:
         raise SessionError(rules_message(err)) from err
-    label = gettext("azar") if kind == Gamble.Kind.AZAR else gettext("habilidad: %(contest)s") % {
+    # The check's label is stored once for every reader: azar's is a msgid the checks' selector
+    # translates; habilidad's names its contest in the language of the Mayor who called it.
+    label = gettext_noop("azar") if kind == Gamble.Kind.AZAR else gettext("habilidad: %(contest)s") % {
         "contest": gettext(CONTEST_LABELS.get(contest, contest))}
+    kind_text = msg(gettext_noop("azar")) if kind == Gamble.Kind.AZAR else msg(
+        gettext_noop("habilidad: %(contest)s"), contest=msg(CONTEST_LABELS.get(contest, contest)))
     prueba = create_check(session=session, by=by, kind=Check.Kind.OPPOSED, entries=entries, difficulty=None,
                            label=label, request_key="")
     gamble = Gamble.objects.create(session=session, kind=kind, contest=contest, prueba=prueba,
@@ -315,7 +319,7 @@ def gamble_contest(*, session: GameSession, by, kind: str, characters: Sequence[
     log = EventLog(session, by, [])
     log.decide(gettext_noop("A game of %(kind)s: %(who)s; everyone draws and chooses in secret."),
                rules=["FR-GMB-5"] + (["FR-GMB-6"] if cheats else []) if kind == Gamble.Kind.AZAR else ["FR-GMB-7"],
-               kind=label, who=", ".join(c.name for c in characters))
+               kind=kind_text, who=", ".join(c.name for c in characters))
     log.flush()
     return gamble
 

@@ -93,8 +93,8 @@ def _treatment_result(session: GameSession, treatment: Treatment, card, log: Eve
         # second card; the FR-HLT-2 flag above ("medical") never does (docs/sessions.md ruling 2)
         session.tallies.setdefault(DEATH_CARE, {})[str(patient.pk)] = True
         session.save(update_fields=["tallies"])
-        log.decide(gettext_noop("Medical attention works for %(patient)s (FR-HLT-3: the death roll draws 2 and keeps "
-                                "the better)."), rules=["FR-CHK-5", "FR-HLT-3"], prueba=treatment.prueba,
+        log.decide(gettext_noop("Medical attention works for %(patient)s: the death roll draws 2 and keeps the "
+                                "better."), rules=["FR-CHK-5", "FR-HLT-3"], prueba=treatment.prueba,
                    patient=patient.name)
     else:
         log.decide(gettext_noop("Medical attention does nothing for %(patient)s."), rules=["FR-CHK-5"],
