@@ -109,6 +109,11 @@ def _start(table: Table) -> None:
     _schedule_bots(table, state)
 
 
+def new_seed() -> int:
+    """A fresh seed for a new game (tests replace it to get a known deal)."""
+    return secrets.randbits(62)
+
+
 def parse_action(raw: str) -> dict:
     """A posted action (JSON text) as a dict, or :class:`TableError`."""
     try:
@@ -144,7 +149,7 @@ def table_create(*, game: str, by, seats: int, bots: dict[int, str] | None = Non
         if not is_member_of(by, campaign):
             raise TableError(E_NOT_MEMBER)
     options = dict(options or {})
-    seed = secrets.randbits(62) if seed is None else seed
+    seed = new_seed() if seed is None else seed
     try:
         get(game).new_game(seats, seed, options or None)  # the engine judges the options
     except IllegalAction:
@@ -333,7 +338,7 @@ def table_rematch(*, table: Table, by) -> Table:
         return existing
     rematch = Table.objects.create(
         game=table.game, options=table.options, privacy=table.privacy, campaign=table.campaign,
-        seed=secrets.randbits(62), invite_token_hash=hash_token(secrets.token_urlsafe(24)), created_by=by,
+        seed=new_seed(), invite_token_hash=hash_token(secrets.token_urlsafe(24)), created_by=by,
         rematch_of=table,
     )
     Seat.objects.bulk_create(
