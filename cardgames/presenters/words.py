@@ -137,3 +137,31 @@ def generic_label(action: dict, seat_name) -> str:
     if not values:
         return head
     return _("%(move)s: %(values)s") % {"move": head, "values": ", ".join(values)}
+
+
+def name_of(seat: int, viewer: int | None, seat_name) -> str:
+    """"you" for the viewer's own seat, else the seat's name."""
+    return _("you") if seat == viewer else seat_name(seat)
+
+
+def turn_text(to_move: list[int], viewer: int | None, seat_name, over: bool = False) -> str:
+    """Whose turn it is, for the viewer."""
+    if over or not to_move:
+        return _("The game is over.")
+    if viewer in to_move:
+        if len(to_move) > 1:
+            return _("Your move (everyone decides at the same time).")
+        return _("Your move.")
+    names = join_words([seat_name(s) for s in to_move])
+    return _("Waiting for %(names)s.") % {"names": names}
+
+
+def result_text(winners: list[int], draw: bool, viewer: int | None, seat_name) -> str:
+    """The outcome in words, for the viewer."""
+    if draw or not winners:
+        return _("The game is a draw.")
+    if viewer in winners:
+        return _("You win!")
+    if viewer is not None:
+        return _("%(names)s wins. You lose.") % {"names": join_words([seat_name(s) for s in winners])}
+    return _("%(names)s wins.") % {"names": join_words([seat_name(s) for s in winners])}

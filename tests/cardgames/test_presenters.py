@@ -1,0 +1,213 @@
+"""The presenters word every position and action of the four bonus games for a player.
+
+Over seeded playouts of each engine (random legal moves, so every kind of action turns up), every
+legal action of every sampled position gets a label without internal keys, suit letters, rule IDs
+or Python reprs; the board template renders in Spanish and in English; and a seat's rendered board
+holds no card that only another seat's view has.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.html import strip_tags
+
+from cardgames import presenters
+from cardgames.engines import get
+from cardgames.presenters.words import card_spoken, card_text, is_card_code
+
+NAMES = ("Ana", "Bruno", "Carmen", "Diego")
+
+
+def seat_name(seat: int) -> str:
+    return NAMES[seat]
+
+
+# What no label may contain: a snake_case word, a card code or a lone suit letter, a rule ID,
+# a Python repr (braces, straight quotes), a "None"/"True".
+BAD = [
+    (re.compile(r"\b[a-z]+_[a-z_]+\b"), "snake_case word"),
+    (re.compile(r"\b(10|[2-9AJQK])[SHDC]\b"), "card code"),
+    (re.compile(r"(^|\s)[SHDC](\s|$|[,.:;)])"), "lone suit letter"),
+    (re.compile(r"\b[A-Z]{2}-[A-Z]?\d+\b"), "rule ID"),
+    (re.compile(r"[{}'\[\]]"), "repr character"),
+    (re.compile(r"\b(None|True|False)\b"), "Python literal"),
+    (re.compile(r"%\(|\)s\b"), "unfilled placeholder"),
+]
+
+# seats, seeds, ply cap, how often a position is sampled
+PLAYOUTS = {
+    "boom": (3, range(4), 400, 3),
+    "palmera": (2, range(6), 200, 2),
+    "pocobot": (2, range(3), 120, 6),
+    "nismatch": (2, range(3), 220, 5),
+}
+
+
+def _samples(game: str):
+    """(state, seat-to-move) pairs from seeded random playouts, the final positions included."""
+    engine = get(game)
+    seats, seeds, cap, every = PLAYOUTS[game]
+    out = []
+    for seed in seeds:
+        n = 2 if game != "boom" else 2 + seed % 3
+        state = engine.new_game(n if game == "boom" else seats, seed)
+        rng = random.Random(seed)
+        ply = 0
+        while engine.to_move(state) and ply < cap:
+            seat = engine.to_move(state)[0]
+            if ply % every == 0:
+                out.append((state, seat))
+            actions = engine.legal_actions(state, seat)
+            state = engine.apply(state, seat, rng.choice(actions))
+            ply += 1
+        out.append((state, None))
+    return out
+
+
+_CACHE: dict[str, list] = {}
+
+
+def samples(game: str):
+    if game not in _CACHE:
+        _CACHE[game] = _samples(game)
+    return _CACHE[game]
+
+
+def _problems(text: str) -> list[str]:
+    return [f"{what}: {text!r}" for pattern, what in BAD if pattern.search(text)]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("game", presenters.GAMES)
+def test_every_legal_action_has_a_clean_label(game, lang):
+    engine = get(game)
+    seen_types = set()
+    problems = []
+    with translation.override(lang):
+        for state, seat in samples(game):
+            if seat is None:
+                continue
+            view = engine.view(state, seat)
+            actions = engine.legal_actions(state, seat)
+            groups = presenters.action_groups(game, actions, view, seat_name)
+            index = {id(a): i for i, a in enumerate(actions)}
+            positions = [[index[id(a)] for a, _ in g["actions"]] for g in groups]
+            assert sorted(i for p in positions for i in p) == list(range(len(actions))), \
+                "every action appears exactly once in the groups"
+            assert all(p == sorted(p) for p in positions), "the engine's order inside a group"
+            for group in groups:
+                problems += _problems(group["title"])
+                for action, label in group["actions"]:
+                    seen_types.add(action["type"])
+                    assert label.strip(), action
+                    problems += _problems(label)
+                    text = presenters.move_text(game, seat_name, seat, action, seat)
+                    problems += _problems(text)
+                    problems += _problems(presenters.move_text(game, seat_name, seat, action, None))
+    assert not problems, problems[:10]
+    assert len(seen_types) >= (2 if game == "palmera" else 3), seen_types
+
+
+def test_labels_speak_the_games_words():
+    """A few labels read exactly as a player would say the move."""
+    with translation.override("es"):
+        view = get("boom").view(get("boom").new_game(2, 1), 0)
+        view["boards"][1] = [{"card": "7H", "on": [], "life": 7}]
+        view["hand"] = ["7S"]
+        label = presenters.action_label("boom", {"type": "attack", "card": "7S", "target": 1, "storage": 0},
+                                        view, seat_name)
+        assert label == "Ataca el almacenador 7♥ (vida 7) de Bruno con el 7♠: lo destruye y ganas una vida extra"
+    with translation.override("en"):
+        label = presenters.action_label("boom", {"type": "attack", "card": "7S", "target": 1, "storage": 0},
+                                        view, seat_name)
+        assert label == "Attack Bruno’s 7♥ (life 7) with the 7♠: destroys it and wins you an extra life"
+
+
+def _codes(data, game: str) -> set[str]:
+    """Every card code a view holds."""
+    found: set[str] = set()
+
+    def walk(value):
+        if isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str):
+            if game == "nismatch":
+                if re.fullmatch(r"[a-z_]+\.\d+\.\d+", value):
+                    found.add(value.split(".")[0])
+            elif is_card_code(value):
+                found.add(value)
+
+    walk(data)
+    return found
+
+
+def _forms(code: str, game: str) -> list[re.Pattern]:
+    """How a card may show up in rendered text."""
+    if game == "nismatch":
+        from cardgames.engines.nismatch.cards import card_def
+
+        return [re.compile(re.escape(card_def(code)["name"]))]
+    return [re.compile(r"(?<![0-9])" + re.escape(card_text(code))),
+            re.compile(r"(?<![0-9])" + re.escape(card_spoken(code)), re.IGNORECASE)]
+
+
+def _render(game: str, view: dict, seat) -> str:
+    board = presenters.present(game, view, seat, seat_name)
+    html = render_to_string(board["template"], {"board": board, "seat": seat})
+    return html
+
+
+@pytest.mark.parametrize("game", presenters.GAMES)
+def test_a_seats_board_never_shows_what_only_another_seat_sees(game):
+    engine = get(game)
+    checked = 0
+    for state, _mover in samples(game):
+        n = len(engine.view(state, None).get("hand_counts", [0, 0])) if game != "nismatch" else 2
+        views = {s: engine.view(state, s) for s in [*range(n), None]}
+        codes = {s: _codes(v, game) for s, v in views.items()}
+        for viewer in views:
+            secret = set().union(*(codes[o] for o in views if o != viewer)) - codes[viewer]
+            if not secret:
+                continue
+            for lang in ("es", "en"):
+                with translation.override(lang):
+                    text = strip_tags(_render(game, views[viewer], viewer))
+                    for s in [*range(n)]:
+                        if s != viewer and views[viewer]:
+                            pass
+                    leaks = [c for c in secret for form in _forms(c, game) if form.search(text)]
+                    assert not leaks, (game, viewer, leaks)
+            checked += 1
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("game", presenters.GAMES)
+def test_the_board_renders_for_every_sampled_position(game, lang):
+    engine = get(game)
+    with translation.override(lang):
+        for state, seat in samples(game):
+            for viewer in {seat, None}:
+                html = _render(game, engine.view(state, viewer), viewer)
+                text = strip_tags(html)
+                assert "cg-board" in html
+                assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), re.search(r"\b[a-z]+_[a-z_]+\b", text)
+                assert not re.search(r"\b(10|[2-9AJQK])[SHDC]\b", text), text
+                assert "style=" not in html and " on" + "click" not in html
+
+
+def test_spanish_board_is_in_spanish():
+    engine = get("pocobot")
+    state = engine.new_game(2, 3)
+    with translation.override("es"):
+        text = strip_tags(_render("pocobot", engine.view(state, 0), 0))
+    assert "Proyectiles" in text and "Armadura" in text and "Tu mano" in text
