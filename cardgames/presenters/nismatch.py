@@ -219,10 +219,6 @@ def _gear_text(gear: dict, view: dict, viewer: int | None, seat_name) -> str:
     return text
 
 
-def _capitalise(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def _log_text(event: dict, view: dict, viewer: int | None, seat_name) -> str:
     kind = event.get("event")
     if kind == "activate":
@@ -234,8 +230,8 @@ def _log_text(event: dict, view: dict, viewer: int | None, seat_name) -> str:
     if kind == "fizzled":
         return _("An effect finds no target and does nothing.")
     if kind == "destroyed":
-        return _("%(card)s (%(zone)s) is destroyed.") % {
-            "card": _capitalise(_owned(event["seat"], viewer, seat_name, name(event["card"]))),
+        return _("Part destroyed: %(card)s (%(zone)s).") % {
+            "card": _owned(event["seat"], viewer, seat_name, name(event["card"])),
             "zone": zone_name(event["zone"])}
     if kind == "spoil":
         return _("%(name)s claims a War Spoil.") % {"name": seat_name(event["seat"])}

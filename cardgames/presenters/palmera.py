@@ -31,18 +31,15 @@ def _perch_note(square: int) -> str:
 
 
 def _bird(entry: dict, owner: int, seat: int | None) -> dict:
-    """One bird as this seat sees it."""
+    """One bird as this seat sees it; a note only where the picture alone does not say it."""
     mine = owner == seat
     code = entry["card"]
-    out = {"card": card(code), "known": code is not None, "up": entry["up"], "mine": mine}
-    if entry["up"]:
-        out["note"] = _("face up")
-    elif code is None:
-        out["note"] = _("face down")
-    elif mine:
-        out["note"] = _("face down; your rival has seen it") if entry["peeked"] else _("face down")
-    else:
-        out["note"] = _("face down; you looked at it")
+    out = {"card": card(code), "known": code is not None, "up": entry["up"], "mine": mine, "note": ""}
+    if not entry["up"] and code is not None:
+        if mine:
+            out["note"] = _("hidden; your rival has seen it") if entry["peeked"] else _("hidden from your rival")
+        else:
+            out["note"] = _("you looked at it")
     out["name"] = out["card"]["name"] if code is not None else _("a face-down bird")
     return out
 
@@ -53,6 +50,18 @@ def _side_owner(view: dict, square: int) -> int | None:
         if sides[owner]:
             return owner
     return None
+
+
+def _held_points(view: dict) -> list[int]:
+    """What each side would score if the round ended now, as far as the view shows (a King this
+    seat can see scores nothing: it leaves before scoring, PA-6)."""
+    points = [0, 0]
+    for square in range(1, SQUARES + 1):
+        for owner in (0, 1):
+            birds = [e for e in view["board"][square - 1][owner] if not (e["card"] or "").startswith("K")]
+            if birds:
+                points[owner] += DOUBLE_SCORE if square == DOUBLE_SQUARE and len(birds) == 2 else square
+    return points
 
 
 def present(view: dict, seat: int | None, seat_name) -> dict:
@@ -79,6 +88,7 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
             "left": [_bird(e, left, seat) for e in sides[left]],
             "right": [_bird(e, right, seat) for e in sides[right]],
         })
+    held_now = _held_points(view)
     sides_info = []
     for s in (left, right):
         sides_info.append({
@@ -88,6 +98,8 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
             "pile_text": ngettext("%(count)s bird left to draw", "%(count)s birds left to draw",
                                   view["pile_counts"][s]) % {"count": view["pile_counts"][s]},
             "total": view["totals"][s],
+            "now": held_now[s],
+            "now_text": _("%(n)s points on the tree now") % {"n": held_now[s]},
             "out": [_bird(e, s, seat) for e in view["out"][s]],
         })
     rounds = []

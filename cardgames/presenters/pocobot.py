@@ -82,7 +82,7 @@ def _panel(view: dict, s: int, seat: int | None, seat_name) -> dict:
         "is_you": s == seat,
         "to_move": s in view["to_move"],
         "modules": modules,
-        "fuel": {"symbol": SUIT_SYMBOLS["D"], "name": module_name("D"), "cards": [card(c) for c in fuel],
+        "fuel": {"symbol": SUIT_SYMBOLS["D"], "name": module_name("D"), "role": _module_role("D"), "cards": [card(c) for c in fuel],
                  "total": sum(value(c) for c in fuel)},
         "crew": crew,
         "mounted": mounted,
