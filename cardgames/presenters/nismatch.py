@@ -394,7 +394,7 @@ def action_label(action: dict, view: dict, seat_name) -> str:
         return _use_text(_("Use %(card)s") % {"card": name(slot["card"] if slot else None)},
                          _ability_of(view, seat, action), action, view, seat, seat_name)
     if kind == "support":
-        return _use_text(_("Play %(card)s") % {"card": name(action["card"])},
+        return _use_text(pgettext("nismatch action", "Play %(card)s") % {"card": name(action["card"])},
                          _ability_of(view, seat, action), action, view, seat, seat_name)
     if kind == "guerrilla":
         foe = action["opponent"]

@@ -111,7 +111,7 @@ def _event_text(event: dict, seat: int | None, seat_name) -> str:
     if kind == "order":
         return _("Cards drawn to decide who starts.")
     if kind == "modify":
-        return _("%(name)s changes the panel: %(ops)s.") % {"name": who, "ops": _ops_text(event["ops"], None)}
+        return _("%(name)s %(ops)s.") % {"name": who, "ops": _ops_done_text(event["ops"])}
     if kind == "burn":
         return _("%(name)s burns the %(card)s.") % {"name": who, "card": _maybe_card(event["card"])}
     if kind == "crew_draw":
@@ -193,6 +193,7 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
 
 
 def _op_text(op: dict, view: dict | None) -> str:
+    """One change of a panel, as an instruction ("put the 7♠ in Projectiles")."""
     kind = op.get("op")
     code = op.get("card")
     c = card_text(code) if code else _("a card")
@@ -216,8 +217,38 @@ def _op_text(op: dict, view: dict | None) -> str:
     return _("change the panel")
 
 
+def _op_done_text(op: dict) -> str:
+    """One change of a panel, as told in the log ("puts the 7♠ in Projectiles")."""
+    kind = op.get("op")
+    code = op.get("card")
+    c = card_text(code) if code else _("a card")
+    if kind == "place":
+        if code and _zone_of(code) == "D":
+            return _("puts the %(card)s in the Fuel zone") % {"card": c}
+        if code:
+            return _("puts the %(card)s in %(module)s") % {"card": c, "module": module_name(_zone_of(code))}
+    if kind == "pilot":
+        return _("seats the %(card)s as Pilot") % {"card": c}
+    if kind == "copilot":
+        if op.get("module"):
+            return _("seats the %(card)s as Co-pilot, raising %(module)s") % {
+                "card": c, "module": module_name(op["module"])}
+        return _("seats the %(card)s as Co-pilot") % {"card": c}
+    if kind == "booster":
+        return _("mounts the %(card)s as Booster") % {"card": c}
+    if kind == "remove":
+        if op.get("discard"):
+            return _("removes the %(card)s (and drops %(cards)s)") % {"card": c, "cards": cards_text(op["discard"])}
+        return _("removes the %(card)s") % {"card": c}
+    return _("changes the panel")
+
+
 def _ops_text(ops: list[dict], view: dict | None) -> str:
     return join_words([_op_text(op, view) for op in ops])
+
+
+def _ops_done_text(ops: list[dict]) -> str:
+    return join_words([_op_done_text(op) for op in ops])
 
 
 def _capitalise(text: str) -> str:
@@ -299,7 +330,7 @@ def move_text(seat_name, seat: int, action: dict, viewer: int | None) -> str:
     who = seat_name(seat)
     kind = action.get("type")
     if kind == "modify":
-        return _("%(name)s: %(ops)s.") % {"name": who, "ops": _ops_text(action["ops"], None)}
+        return _("%(name)s %(ops)s.") % {"name": who, "ops": _ops_done_text(action["ops"])}
     if kind == "burn":
         return _("%(name)s burns the %(card)s and draws %(count)s.") % {
             "name": who, "card": card_text(action["card"]), "count": value(action["card"])}
