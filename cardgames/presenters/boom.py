@@ -58,8 +58,10 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
             "hand_text": ngettext("%(count)s card in hand", "%(count)s cards in hand", view["hand_counts"][s])
             % {"count": view["hand_counts"][s]},
         })
-    # the viewer's own board last (nearest their thumbs), the others in seat order
-    others = [p for p in players if not p["is_you"]]
+    # the rivals in turn order from the viewer's left, the viewer's own board last (nearest the thumbs)
+    start = (seat + 1) if seat is not None else 0
+    order = [(start + i) % len(players) for i in range(len(players))]
+    others = [players[s] for s in order if not players[s]["is_you"]]
     mine = [p for p in players if p["is_you"]]
     step_text = ""
     if not over and seat in view["to_move"]:

@@ -288,6 +288,7 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
             "scrapyard": [name(c) for c in p["scrapyard"]],
             "demolition": [name(c) for c in p["demolition"]],
             "facedown_text": ("" if facedown is None else
+                              _("A Part waits face down for the Torso zone.") if facedown == "hidden" else
                               _("Face-down Torso: %(card)s") % {"card": name(facedown)}),
         })
     others = [p for p in players if not p["is_you"]]
