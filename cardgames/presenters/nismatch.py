@@ -121,9 +121,26 @@ def _trigger_word(trigger: str | None) -> str:
     }.get(trigger, "")
 
 
+def _target_word(target: str | None) -> str:
+    return {
+        "self": _("this Part"),
+        "own_unit": _("your Unit"),
+        "chosen_enemy_part": _("an enemy Part"),
+        "chosen_own_part": _("one of your Parts"),
+        "chosen_part": _("any Part"),
+        "each_enemy_part": _("every enemy Part"),
+        "chosen_enemy_unit": _("an enemy Unit"),
+        "each_enemy_unit": _("every enemy Unit"),
+        "chosen_enemy_gear": _("an enemy ability or Support"),
+    }.get(target, "")
+
+
 def ability_text(ability: dict) -> str:
-    """An ability in words: speed, cost and effects (the cards' printed text is Spanish only)."""
+    """An ability in words: speed, cost, effects and target (the printed text is Spanish only)."""
     effects = join_words([effect_text(e) for e in ability.get("effects", [])])
+    target = _target_word(ability.get("target"))
+    if target:
+        effects = _("%(effects)s → %(target)s") % {"effects": effects, "target": target}
     bits = [_speed_word(ability.get("speed"))]
     if ability.get("speed") == "disparado":
         bits.append(_trigger_word(ability.get("trigger")))
@@ -266,7 +283,8 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
                     "ready_text": _("repaired") if ws["damage"] == 0 else
                     ngettext("%(n)s damage to repair", "%(n)s damage to repair", ws["damage"]) % {"n": ws["damage"]},
                 })
-        claimed = SPOILS - p["spoils_count"]
+        # the War Spoils are set aside when every hand is kept (NM-2): none claimed before that
+        claimed = 0 if view["phase"] == "mulligan" else SPOILS - p["spoils_count"]
         facedown = p.get("facedown")
         players.append({
             "name": seat_name(s),

@@ -99,7 +99,9 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
                                   view["pile_counts"][s]) % {"count": view["pile_counts"][s]},
             "total": view["totals"][s],
             "now": held_now[s],
-            "now_text": _("%(n)s points on the tree now") % {"n": held_now[s]},
+            "now_text": "" if over else _("%(n)s points on the tree now") % {"n": held_now[s]},
+            "total_text": (_("%(n)s points in total") if over else _("%(n)s from finished rounds")) % {
+                "n": view["totals"][s]} if view["scores"] else "",
             "out": [_bird(e, s, seat) for e in view["out"][s]],
         })
     rounds = []
