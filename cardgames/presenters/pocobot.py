@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 from django.utils.translation import pgettext
 
 from cardgames.engines.pocobot.cards import suit, value
+from cardgames.engines.pocobot.panel import copy_panel, take_damage
 from cardgames.presenters.words import (
     SUIT_SYMBOLS,
     card,
@@ -255,6 +256,20 @@ def _capitalise(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _damage_result(view: dict, attack: int) -> str:
+    """What an attack would do to the viewer's panel (PB-15, PB-16), in words."""
+    seat = view.get("seat")
+    if seat is None:
+        return ""
+    panel = copy_panel(view["panels"][seat])
+    lost_c, lost_h, collapsed = take_damage(panel, attack)
+    if collapsed:
+        return _("your mecha collapses")
+    if not lost_c and not lost_h:
+        return _("you lose nothing")
+    return _("you lose %(cards)s") % {"cards": join_words([card_text(c) for c in [*lost_c, *lost_h]])}
+
+
 def action_label(action: dict, view: dict, seat_name) -> str:
     kind = action.get("type")
     if kind == "modify":
@@ -281,11 +296,13 @@ def action_label(action: dict, view: dict, seat_name) -> str:
         return _("Pass, discarding %(cards)s") % {"cards": join_words([card_text(c) for c in action["cards"]])}
     if kind == "dodge":
         pending = view.get("pending") or {}
+        attack = pending.get("attack", 0)
         if action.get("card") is None:
-            return _("Take the attack without dodging")
-        left = max(0, pending.get("attack", 0) - value(action["card"]))
-        return _("Dodge with the %(card)s: the attack drops to %(left)s") % {
-            "card": card_text(action["card"]), "left": left}
+            return _("Take the attack without dodging (%(result)s)") % {
+                "result": _damage_result(view, attack)}
+        left = max(0, attack - value(action["card"]))
+        return _("Dodge with the %(card)s: the attack drops to %(left)s (%(result)s)") % {
+            "card": card_text(action["card"]), "left": left, "result": _damage_result(view, left)}
     return generic_label(action, seat_name)
 
 
