@@ -215,3 +215,60 @@ def test_spanish_board_is_in_spanish():
     with translation.override("es"):
         text = strip_tags(_render("pocobot", engine.view(state, 0), 0))
     assert "Proyectiles" in text and "Armadura" in text and "Tu mano" in text
+
+
+def test_pb_15_pb_16_pb_17_the_dodge_buttons_tell_what_the_attack_takes():
+    """PB-17's example: 12 dodged with 5♦ leaves 7; armour 2♣ 4♣ 7♣ loses 2♣ and 4♣, the hearts stay.
+    Without the dodge, 12 goes through 2♣ and 4♣ (6 left), 7♣ holds. A bare panel collapses (PB-16)."""
+    engine = get("pocobot")
+    view = engine.view(engine.new_game(2, 1), 0)
+    view["panels"][0].update({"C": ["2C", "4C", "7C"], "H": ["3H", "6H"]})
+    view["pending"] = {"attacker": 1, "attack": 12, "kind": "fuel"}
+    with translation.override("en"):
+        dodge = presenters.action_label("pocobot", {"type": "dodge", "card": "5D"}, view, seat_name)
+        take = presenters.action_label("pocobot", {"type": "dodge", "card": None}, view, seat_name)
+        view["panels"][0].update({"C": [], "H": []})
+        bare = presenters.action_label("pocobot", {"type": "dodge", "card": None}, view, seat_name)
+    assert dodge == "Dodge with the 5♦: the attack drops to 7 (you lose 2♣ and 4♣)"
+    assert take == "Take the attack without dodging (you lose 2♣ and 4♣)"
+    assert bare == "Take the attack without dodging (your mecha collapses)"
+
+
+# Actions whose cards are played face up for everyone to see at that moment, even if the same
+# action then hides them (a PoCoBOT discard reshuffled into the pile, PB-7; a Boom attack card that
+# destroys a storage and goes to the uncounted discard, BO-5): the log may name them.
+FACE_UP = {"pocobot": {"modify", "burn", "crew_draw", "fuel_attack", "projectile", "pass", "dodge"},
+           "boom": {"attack", "change"}}
+
+
+@pytest.mark.parametrize("game", presenters.GAMES)
+def test_the_log_of_moves_never_names_a_card_the_reader_cannot_see(game):
+    """A move's line, read by another seat or a spectator, names no card that reader's view showed
+    neither before nor after the move (a bird placed face down, a Boom discard, a face-down Torso),
+    unless the move itself shows it face up (FACE_UP)."""
+    engine = get(game)
+    seats, seeds, cap, _every = PLAYOUTS[game]
+    checked = 0
+    for seed in list(seeds)[:2]:
+        state = engine.new_game(seats, seed)
+        rng = random.Random(seed)
+        for _ply in range(cap):
+            if not engine.to_move(state):
+                break
+            seat = engine.to_move(state)[0]
+            action = rng.choice(engine.legal_actions(state, seat))
+            after = engine.apply(state, seat, action)
+            in_action = set() if action["type"] in FACE_UP.get(game, ()) else _codes(action, game)
+            if game == "palmera":  # the bird placed is the one the mover drew, named by no action
+                in_action |= _codes(engine.view(state, seat)["hand"], game)
+            for reader in [s for s in range(seats) if s != seat] + [None]:
+                hidden = in_action - _codes(engine.view(state, reader), game) - _codes(engine.view(after, reader), game)
+                if not hidden:
+                    continue
+                with translation.override("en"):
+                    text = presenters.move_text(game, seat_name, seat, action, reader)
+                assert not [c for c in hidden for form in _forms(c, game) if form.search(text)], (game, action, text)
+                checked += 1
+            state = after
+    if game != "pocobot":  # every PoCoBOT move is played face up
+        assert checked > 0
