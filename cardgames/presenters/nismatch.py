@@ -253,12 +253,16 @@ def _log_text(event: dict, view: dict, viewer: int | None, seat_name) -> str:
     if kind == "spoil":
         return _("%(name)s claims a War Spoil.") % {"name": seat_name(event["seat"])}
     if kind == "guerrilla":
-        return _("%(attacker)s’s Guerrilla against %(defender)s: %(damage)s.") % {
-            "attacker": seat_name(event["attacker"]), "defender": seat_name(event["defender"]),
-            "damage": (ngettext("%(n)s damage", "%(n)s damage", event["damage"]) % {"n": event["damage"]})
-            if event["damage"] > 0 else
-            (_("no damage") if event["damage"] == 0 else
-             _("it backfires for %(n)s") % {"n": -event["damage"]})}
+        names = {"attacker": seat_name(event["attacker"]), "defender": seat_name(event["defender"])}
+        if event["damage"] > 0:
+            return ngettext("%(attacker)s’s Guerrilla against %(defender)s: %(n)s damage.",
+                            "%(attacker)s’s Guerrilla against %(defender)s: %(n)s damage.",
+                            event["damage"]) % {**names, "n": event["damage"]}
+        if event["damage"] == 0:
+            return _("%(attacker)s’s Guerrilla against %(defender)s does no damage.") % names
+        return ngettext("%(attacker)s’s Guerrilla against %(defender)s backfires: %(n)s damage to %(attacker)s.",
+                        "%(attacker)s’s Guerrilla against %(defender)s backfires: %(n)s damage to %(attacker)s.",
+                        -event["damage"]) % {**names, "n": -event["damage"]}
     if kind == "no_parts":
         return _("%(name)s’s Unit has no Parts left.") % {"name": seat_name(event["seat"])}
     if kind == "reveal":
@@ -317,8 +321,16 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
     pending = view.get("pending")
     pending_text = ""
     if pending and pending.get("kind") == "guerrilla_damage":
-        pending_text = _("%(chooser)s chooses which Part of %(victim)s takes %(n)s Guerrilla damage.") % {
-            "chooser": seat_name(pending["chooser"]), "victim": seat_name(pending["victim"]), "n": pending["amount"]}
+        words = {"chooser": seat_name(pending["chooser"]), "victim": seat_name(pending["victim"]),
+                 "n": pending["amount"]}
+        if pending["chooser"] == seat and pending["victim"] != seat:
+            pending_text = _("Choose which Part of %(victim)s takes %(n)s Guerrilla damage.") % words
+        elif pending["chooser"] == seat:
+            pending_text = _("Choose which of your Parts takes %(n)s Guerrilla damage.") % words
+        elif pending["victim"] == seat:
+            pending_text = _("%(chooser)s chooses which of your Parts takes %(n)s Guerrilla damage.") % words
+        else:
+            pending_text = _("%(chooser)s chooses which Part of %(victim)s takes %(n)s Guerrilla damage.") % words
     phase_text = ""
     if view["phase"] in ("mulligan", "torso", "over"):
         phase_text = phase_name(view["phase"]).capitalize()
