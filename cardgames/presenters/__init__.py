@@ -29,6 +29,11 @@ The API the web layer uses (all pure functions of their arguments, no database):
     cards a PoCoBOT player passed face down, a palm-tree bird placed face down). ``seat_name`` is
     the same callable as above (required here).
 
+``error_message(game, err) -> str``
+    An engine's refusal (:class:`~cardgames.engines.IllegalAction`) in the user's language with
+    its card codes as symbols, PoCoBOT's module letters as module names and raw echoes of the
+    refused input replaced by words (``frontera.messages.engine_text`` does the translating).
+
 A game without a dedicated module falls back to a generic label: the action's type and values
 in words, cards as rank and suit symbol, never a raw key.
 """
@@ -36,12 +41,16 @@ in words, cards as rank and suit symbol, never a raw key.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from types import ModuleType
 
 from django.utils.translation import gettext as _
 
-from cardgames.presenters.words import card_text, default_seat_name, generic_label
+from cardgames.engines import IllegalAction
+from cardgames.engines.pocobot.game import E_COPILOT_MODULE
+from cardgames.presenters.words import card_text, default_seat_name, generic_label, is_card_code
+from frontera.messages import engine_text
 
 SeatName = Callable[[int], str]
 
@@ -101,4 +110,34 @@ def move_text(game: str, seat_name: SeatName, seat: int, action: dict, viewer: i
     return _("%(name)s: %(move)s") % {"name": seat_name(seat), "move": move}
 
 
-__all__ = ["GAMES", "action_groups", "action_label", "card_text", "move_text", "present"]
+def error_message(game: str, err: IllegalAction) -> str:
+    """An engine's refusal for a player: no card code, module letter or echoed key in it."""
+    template = err.template
+    if "seat" in err.params and "turn" in template:  # the engines number seats from 0
+        return _("It is not your turn.")
+    if template == E_COPILOT_MODULE:
+        return _("A ♦ Co-pilot raises one module of your choice: ♠ Projectiles, ♥ Defence or ♣ Armour.")
+    params: dict[str, object] = {}
+    for key, value in err.params.items():
+        if is_card_code(value):
+            value = card_text(value)
+        elif game == "pocobot" and key == "module" and value in ("S", "H", "C", "D"):
+            from cardgames.presenters.pocobot import module_name
+
+            value = module_name(value)
+        elif game == "nismatch" and key == "speed":
+            from cardgames.presenters.nismatch import speed_word
+
+            value = speed_word(str(value)) or _("another speed")
+        elif key in _ECHOES or value in (None, "None", "True", "False") or isinstance(value, (bool, list, tuple, dict)) or (
+                isinstance(value, str) and re.search(r"[_{}\[\]'\"]", value)):
+            # the message would echo what was sent (keys, JSON): no page offers such a move
+            return _("That move is not possible: choose one of the buttons.")
+        params[key] = value
+    return engine_text(template, params)
+
+
+# parameters that echo a player's raw input (keys, JSON): never shown as they are
+_ECHOES = frozenset({"action", "type", "op", "field", "fields", "deck", "name"})
+
+__all__ = ["GAMES", "action_groups", "action_label", "card_text", "error_message", "move_text", "present"]

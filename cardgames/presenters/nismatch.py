@@ -103,7 +103,7 @@ def effect_text(effect: dict) -> str:
     return ""
 
 
-def _speed_word(speed: str) -> str:
+def speed_word(speed: str) -> str:
     return {
         "pasiva": _("Passive"),
         "normal": _("Normal"),
@@ -141,7 +141,7 @@ def ability_text(ability: dict) -> str:
     target = _target_word(ability.get("target"))
     if target:
         effects = _("%(effects)s → %(target)s") % {"effects": effects, "target": target}
-    bits = [_speed_word(ability.get("speed"))]
+    bits = [speed_word(ability.get("speed"))]
     if ability.get("speed") == "disparado":
         bits.append(_trigger_word(ability.get("trigger")))
     if ability.get("cost"):

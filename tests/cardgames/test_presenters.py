@@ -272,3 +272,35 @@ def test_the_log_of_moves_never_names_a_card_the_reader_cannot_see(game):
             state = after
     if game != "pocobot":  # every PoCoBOT move is played face up
         assert checked > 0
+
+
+@pytest.mark.parametrize("game", presenters.GAMES)
+def test_an_engines_refusal_reaches_the_player_without_codes_or_keys(game):
+    """Actions a page never offers (another seat's, a taken square, a card not held, forged keys)
+    are refused by the engine; the message a player reads has words and suit symbols only."""
+    from cardgames.engines import IllegalAction
+
+    engine = get(game)
+    refused = 0
+    for state, seat in samples(game)[:40]:
+        if seat is None:
+            continue
+        legal = engine.legal_actions(state, seat)
+        tries = [{"type": "teleport"}, {"type": legal[0]["type"], "bogus_key": 1}, {"type": "pass", "cards": ["9S"]},
+                 {"type": "attack", "card": "KD", "target": 0, "storage": 0}, {"type": "place", "square": 11},
+                 {"type": "burn", "card": "7S"}, {"type": "modify", "ops": [{"op": "copilot", "card": "QD"}]},
+                 {"type": "modify", "ops": [{"op": "place", "card": "2S"}, {"op": "place", "card": "3S"},
+                                             {"op": "place", "card": "4S"}]},
+                 *[a for s in range(2) if s != seat for a in engine.legal_actions(state, s)][:3]]
+        for action in tries:
+            for who in {seat, 1 - seat if seat in (0, 1) else 0}:
+                try:
+                    engine.apply(state, who, action)
+                except IllegalAction as err:
+                    for lang in ("es", "en"):
+                        with translation.override(lang):
+                            text = presenters.error_message(game, err)
+                        # an apostrophe inside a word ("can't") is English, not a repr
+                        assert text and not _problems(re.sub(r"(?<=\w)'(?=\w)", "", text)), (action, text)
+                    refused += 1
+    assert refused > 20
