@@ -19,9 +19,14 @@ The API the web layer uses (all pure functions of their arguments, no database):
     One legal action (a dict from ``legal_actions``) as a button label in the game's words.
 
 ``action_groups(game, actions, view, seat_name=None) -> list[dict]``
-    ``[{"title": str, "actions": [(action, label), ...]}, ...]``: the legal actions in readable
-    sections (e.g. "Attack", "Change a storage", "Discard"), every action exactly once, in the
-    engine's order inside each section.
+    ``[{"title": str, "actions": [(action, label), ...], "spoken": [str, ...], "collapsed": bool},
+    ...]``: the legal actions in readable sections (e.g. "Attack", "Change a storage", "Discard"),
+    every action exactly once, in the engine's order inside each section; ``spoken[i]`` is
+    ``actions[i]``'s label with the cards in words (for ``aria-label``); ``collapsed`` hints that a
+    section is long.
+
+``action_spoken(game, action, view, seat_name=None) -> str``
+    The label with every card in words ("Ataca … con el 9 de picas"): a button's accessible name.
 
 ``move_text(game, seat_name, seat, action, viewer) -> str``
     One line of the log of moves: seat ``seat`` played ``action``; the text is for ``viewer``
@@ -49,7 +54,7 @@ from django.utils.translation import gettext as _
 
 from cardgames.engines import IllegalAction
 from cardgames.engines.pocobot.game import E_COPILOT_MODULE
-from cardgames.presenters.words import card_text, default_seat_name, generic_label, is_card_code
+from cardgames.presenters.words import card_text, default_seat_name, generic_label, is_card_code, spoken
 from frontera.messages import engine_text
 
 SeatName = Callable[[int], str]
@@ -95,10 +100,21 @@ def action_groups(
     seat_name = seat_name or default_seat_name
     module = _module(game)
     if module is not None and hasattr(module, "action_groups"):
-        return module.action_groups(actions, view, seat_name)
-    if not actions:
+        groups = module.action_groups(actions, view, seat_name)
+    elif not actions:
         return []
-    return [{"title": _("Your options"), "actions": [(a, action_label(game, a, view, seat_name)) for a in actions]}]
+    else:
+        groups = [{"title": _("Your options"),
+                   "actions": [(a, action_label(game, a, view, seat_name)) for a in actions]}]
+    for group in groups:
+        group["spoken"] = [action_spoken(game, a, view, seat_name) for a, _label in group["actions"]]
+    return groups
+
+
+def action_spoken(game: str, action: dict, view: dict, seat_name: SeatName | None = None) -> str:
+    """The label with every card said in words ("9 de picas"): a button's accessible name."""
+    with spoken():
+        return action_label(game, action, view, seat_name)
 
 
 def move_text(game: str, seat_name: SeatName, seat: int, action: dict, viewer: int | None) -> str:
@@ -140,4 +156,5 @@ def error_message(game: str, err: IllegalAction) -> str:
 # parameters that echo a player's raw input (keys, JSON): never shown as they are
 _ECHOES = frozenset({"action", "type", "op", "field", "fields", "deck", "name"})
 
-__all__ = ["GAMES", "action_groups", "action_label", "card_text", "error_message", "move_text", "present"]
+__all__ = ["GAMES", "action_groups", "action_label", "action_spoken", "card_text", "error_message", "move_text",
+           "present"]

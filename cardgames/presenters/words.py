@@ -7,6 +7,8 @@ A card code (``"9S"``, ``"10H"``, ``"QD"``) becomes ``"9♠"`` to read and "9 of
 from __future__ import annotations
 
 import re
+import threading
+from contextlib import contextmanager
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -40,8 +42,25 @@ def rank_name(rank: str) -> str:
     }.get(rank, rank)
 
 
+_MODE = threading.local()
+
+
+@contextmanager
+def spoken():
+    """Inside this block :func:`card_text` gives the spoken name ("9 de picas"): the same label
+    builders then give a button's accessible name."""
+    before = getattr(_MODE, "spoken", False)
+    _MODE.spoken = True
+    try:
+        yield
+    finally:
+        _MODE.spoken = before
+
+
 def card_text(code: str) -> str:
-    """``"9S"`` -> ``"9♠"`` (what a player reads on a label)."""
+    """``"9S"`` -> ``"9♠"`` (what a player reads on a label; "9 of spades" inside :func:`spoken`)."""
+    if getattr(_MODE, "spoken", False):
+        return card_spoken(code)
     match = _CARD_RE.match(code)
     if match is None:
         return _("a card")

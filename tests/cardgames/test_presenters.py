@@ -121,7 +121,7 @@ def test_labels_speak_the_games_words():
         view["hand"] = ["7S"]
         label = presenters.action_label("boom", {"type": "attack", "card": "7S", "target": 1, "storage": 0},
                                         view, seat_name)
-        assert label == "Ataca el almacenador 7♥ (vida 7) de Bruno con el 7♠: lo destruye y ganas una vida extra"
+        assert label == "Ataca el almacenador 7♥ (vida 7) de Bruno con 7♠: lo destruye y ganas una vida extra"
     with translation.override("en"):
         label = presenters.action_label("boom", {"type": "attack", "card": "7S", "target": 1, "storage": 0},
                                         view, seat_name)
@@ -304,3 +304,16 @@ def test_an_engines_refusal_reaches_the_player_without_codes_or_keys(game):
                         assert text and not _problems(re.sub(r"(?<=\w)'(?=\w)", "", text)), (action, text)
                     refused += 1
     assert refused > 20
+
+
+def test_a_buttons_accessible_name_says_the_cards_in_words():
+    """Each grouped action comes with a spoken label: the same words, the cards said in full."""
+    engine = get("boom")
+    state = engine.new_game(2, 3)
+    seat = engine.to_move(state)[0]
+    with translation.override("es"):
+        groups = presenters.action_groups("boom", engine.legal_actions(state, seat), engine.view(state, seat))
+    spoken = [s for g in groups for s in g["spoken"]]
+    assert len(spoken) == sum(len(g["actions"]) for g in groups)
+    assert any(" de picas" in s or " de corazones" in s or " de diamantes" in s or " de tréboles" in s for s in spoken)
+    assert not [s for s in spoken if re.search("[♠♥♦♣]", s)]
