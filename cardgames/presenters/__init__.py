@@ -21,7 +21,8 @@ The API the web layer uses (all pure functions of their arguments, no database):
 ``action_groups(game, actions, view, seat_name=None) -> list[dict]``
     ``[{"title": str, "actions": [(action, label), ...], "spoken": [str, ...], "collapsed": bool},
     ...]``: the legal actions in readable sections (e.g. "Attack", "Change a storage", "Discard"),
-    every action exactly once, in the engine's order inside each section; ``spoken[i]`` is
+    every action exactly once (Nismatch: one button where two copies of a card make the same
+    move), in the engine's order inside each section; ``spoken[i]`` is
     ``actions[i]``'s label with the cards in words (for ``aria-label``); ``collapsed`` hints that a
     section is long.
 

@@ -9,11 +9,13 @@ Card names are the cards' own (Spanish) names in both languages.
 
 from __future__ import annotations
 
+import json
+
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.utils.translation import pgettext
 
-from cardgames.engines.nismatch.cards import DECKS, ZONES, card_def
+from cardgames.engines.nismatch.cards import DECKS, ZONES, card_def, card_key
 from cardgames.engines.nismatch.engine import HAND_SIZE, SPOILS, unit_stat
 from cardgames.presenters.words import generic_label, join_words, result_text, turn_text
 
@@ -450,6 +452,20 @@ def action_label(action: dict, view: dict, seat_name) -> str:
     return generic_label(action, seat_name)
 
 
+def copy_blind(action: dict) -> str:
+    """The action with every card code reduced to its card (``"mazo.0.2"`` -> ``"mazo"``)."""
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        if isinstance(value, str) and value.count(".") == 2:
+            return card_key(value)
+        return value
+
+    return json.dumps(strip(action), sort_keys=True)
+
+
 def action_groups(actions: list[dict], view: dict, seat_name) -> list[dict]:
     order = ["setup", "must", "stack", "guerrilla", "attach", "use", "play", "workshop", "next"]
     titles = {
@@ -470,7 +486,13 @@ def action_groups(actions: list[dict], view: dict, seat_name) -> list[dict]:
         "support": "play", "to_workshop": "workshop", "from_workshop": "workshop", "next": "next",
     }
     buckets: dict[str, list] = {k: [] for k in order}
+    seen: set[str] = set()
     for action in actions:
+        # two copies of the same card make the same move: one button (the first copy)
+        twin = copy_blind(action)
+        if twin in seen:
+            continue
+        seen.add(twin)
         buckets[bucket_of.get(action.get("type"), "next")].append((action, action_label(action, view, seat_name)))
     # with the stack open, answering comes first and "pass" is the way to let it resolve
     if view.get("stack"):

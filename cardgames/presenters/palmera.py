@@ -161,8 +161,13 @@ def action_label(action: dict, view: dict, seat_name) -> str:
             return _("Put %(bird)s on perch %(n)s (free)") % {"bird": bird, "n": square}
         if "first" in action:
             first = rival[action["first"]]
+            other = rival[1 - action["first"]] if len(rival) > 1 else first
+            if first["card"] is None and other["card"] is None:  # two hidden birds: say which one
+                defender = _("their hidden bird number %(slot)s") % {"slot": action["first"] + 1}
+            else:
+                defender = _defender_text(first)
             return _("Put %(bird)s on perch %(n)s and fight %(defender)s first") % {
-                "bird": bird, "n": square, "defender": _defender_text(first)}
+                "bird": bird, "n": square, "defender": defender}
         hint = _fight_hint(mine, rival[0])
         if hint:
             return _("Put %(bird)s on perch %(n)s and fight %(defender)s (%(hint)s)") % {
