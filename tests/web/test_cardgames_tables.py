@@ -161,7 +161,7 @@ def test_bad_and_stale_moves_get_a_clear_message_and_change_nothing(client, post
     # htmx: the table's region comes back with the error in it
     client.force_login(mover)
     region = client.post(play, {**good, "ply": "7"}, HTTP_HX_REQUEST="true")
-    assert region.status_code == 200 and 'id="table"' in region.text and 'role="alert"' in region.text
+    assert region.status_code == 200 and 'data-testid="table-state"' in region.text and 'role="alert"' in region.text
     assert "<html" not in region.text
     # the good move goes through once, even sent twice (a double tap)
     post(play, good)
