@@ -182,21 +182,19 @@ def test_a_seats_board_never_shows_what_only_another_seat_sees(game):
         n = len(engine.view(state, None).get("hand_counts", [0, 0])) if game != "nismatch" else 2
         views = {s: engine.view(state, s) for s in [*range(n), None]}
         codes = {s: _codes(v, game) for s, v in views.items()}
+        with translation.override(("es", "en")[i % 2]):
+            texts = {s: strip_tags(_render(game, v, s)) for s, v in views.items()}
         for viewer in views:
             secret = set().union(*(codes[o] for o in views if o != viewer)) - codes[viewer]
             if not secret:
                 continue
-            with translation.override(("es", "en")[i % 2]):
-                text = strip_tags(_render(game, views[viewer], viewer))
-            leaks = [c for c in secret for form in _forms(c, game) if form.search(text)]
+            leaks = [c for c in secret for form in _forms(c, game) if form.search(texts[viewer])]
             assert not leaks, (game, viewer, leaks)
             checked += 1
             # the control: the same search over another seat's own board finds its secrets
             other = next(o for o in views if o is not None and o != viewer)
-            with translation.override("en"):
-                other_text = strip_tags(_render(game, views[other], other))
             mine_only = codes[other] - codes[viewer]
-            if any(form.search(other_text) for c in mine_only for form in _forms(c, game)):
+            if any(form.search(texts[other]) for c in mine_only for form in _forms(c, game)):
                 detected += 1
     assert checked >= 5
     assert detected >= checked // 3, (checked, detected)
