@@ -146,8 +146,7 @@ def error_message(game: str, err: IllegalAction) -> str:
             from cardgames.presenters.nismatch import speed_word
 
             value = speed_word(str(value)) or _("another speed")
-        elif key in _ECHOES or value in (None, "None", "True", "False") or isinstance(value, (bool, list, tuple, dict)) or (
-                isinstance(value, str) and re.search(r"[_{}\[\]'\"]", value)):
+        elif _echoes_input(key, value):
             # the message would echo what was sent (keys, JSON): no page offers such a move
             return _("That move is not possible: choose one of the buttons.")
         params[key] = value
@@ -157,5 +156,21 @@ def error_message(game: str, err: IllegalAction) -> str:
 # parameters that echo a player's raw input (keys, JSON): never shown as they are
 _ECHOES = frozenset({"action", "type", "op", "field", "fields", "deck", "name"})
 
-__all__ = ["GAMES", "action_groups", "action_label", "action_spoken", "card_text", "error_message", "move_text",
-           "present"]
+
+def _echoes_input(key: str, value: object) -> bool:
+    if key in _ECHOES or value in (None, "None", "True", "False"):
+        return True
+    if isinstance(value, (bool, list, tuple, dict)):
+        return True
+    return isinstance(value, str) and re.search(r"[_{}\[\]'\"]", value) is not None
+
+__all__ = [
+    "GAMES",
+    "action_groups",
+    "action_label",
+    "action_spoken",
+    "card_text",
+    "error_message",
+    "move_text",
+    "present",
+]

@@ -78,8 +78,8 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
         "hand": None if view["hand"] is None else [card(c) for c in view["hand"]],
         "deck_text": ngettext("%(count)s card in the deck", "%(count)s cards in the deck", view["deck_count"])
         % {"count": view["deck_count"]},
-        "discard_text": ngettext("%(count)s card discarded", "%(count)s cards discarded", view["discard_count"])
-        % {"count": view["discard_count"]},
+        "discard_text": ngettext("%(count)s card discarded", "%(count)s cards discarded",
+                                 view["discard_count"]) % {"count": view["discard_count"]},
     }
 
 

@@ -166,7 +166,8 @@ def card_info(code: str) -> dict:
             "vel": stat_name("vel"), "v": d["vel"]}
     return {
         "name": d["name"],
-        "kind_text": (_("Part for the %(zone)s") % {"zone": zone_name(d["zone"])}) if part else _("Support card"),
+        "kind_text": ((_("Part for the %(zone)s") % {"zone": zone_name(d["zone"])}) if part
+                      else _("Support card")),
         "stats": stats,
         "abilities": [ability_text(a) for a in d["abilities"]],
     }
@@ -230,7 +231,8 @@ def _gear_text(gear: dict, view: dict, viewer: int | None, seat_name) -> str:
     except (KeyError, IndexError, TypeError):
         ability = None
     effects = join_words([effect_text(e) for e in ability["effects"]]) if ability else ""
-    text = _("%(name)s: %(card)s, %(effects)s") % {"name": who, "card": name(gear.get("card")), "effects": effects}
+    text = _("%(name)s: %(card)s, %(effects)s") % {
+        "name": who, "card": name(gear.get("card")), "effects": effects}
     if gear.get("target"):
         text += " → " + target_text(gear["target"], view, viewer, seat_name)
     if gear.get("negated"):
@@ -287,7 +289,8 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
                     "name": workshop_name(key), "empty": False, "part": d["name"],
                     "pg_text": _("PG %(left)s of %(max)s") % {"left": d["pg"] - ws["damage"], "max": d["pg"]},
                     "ready_text": _("repaired") if ws["damage"] == 0 else
-                    ngettext("%(n)s damage to repair", "%(n)s damage to repair", ws["damage"]) % {"n": ws["damage"]},
+                    ngettext("%(n)s damage to repair", "%(n)s damage to repair",
+                             ws["damage"]) % {"n": ws["damage"]},
                 })
         # the War Spoils are set aside when every hand is kept (NM-2): none claimed before that
         claimed = 0 if view["phase"] == "mulligan" else SPOILS - p["spoils_count"]
@@ -303,12 +306,14 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
             "spoils_marks": [i < claimed for i in range(SPOILS)],
             "charge": p["charge"],
             "charge_text": _("Charge %(n)s") % {"n": p["charge"]},
-            "stats": [{"name": stat_name(st), "value": unit_stat(view, s, st)} for st in ("fue", "def", "vel")],
+            "stats": [{"name": stat_name(st), "value": unit_stat(view, s, st)}
+                      for st in ("fue", "def", "vel")],
             "parts": [_part_slot(p["unit"].get(z), z) for z in ZONES],
             "workshops": workshops,
-            "arsenal_text": ngettext("%(n)s card in the Arsenal", "%(n)s cards in the Arsenal", p["arsenal_count"])
-            % {"n": p["arsenal_count"]},
-            "hand_text": ngettext("%(n)s card in hand", "%(n)s cards in hand", p["hand_count"]) % {"n": p["hand_count"]},
+            "arsenal_text": ngettext("%(n)s card in the Arsenal", "%(n)s cards in the Arsenal",
+                                     p["arsenal_count"]) % {"n": p["arsenal_count"]},
+            "hand_text": ngettext("%(n)s card in hand", "%(n)s cards in hand",
+                                  p["hand_count"]) % {"n": p["hand_count"]},
             "scrapyard": [name(c) for c in p["scrapyard"]],
             "demolition": [name(c) for c in p["demolition"]],
             "facedown_text": ("" if facedown is None else
@@ -332,7 +337,8 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
         elif pending["victim"] == seat:
             pending_text = _("%(chooser)s chooses which of your Parts takes %(n)s Guerrilla damage.") % words
         else:
-            pending_text = _("%(chooser)s chooses which Part of %(victim)s takes %(n)s Guerrilla damage.") % words
+            pending_text = _(
+                "%(chooser)s chooses which Part of %(victim)s takes %(n)s Guerrilla damage.") % words
     phase_text = ""
     if view["phase"] in ("mulligan", "torso", "over"):
         phase_text = phase_name(view["phase"]).capitalize()
@@ -407,7 +413,8 @@ def action_label(action: dict, view: dict, seat_name) -> str:
     if kind in ("attach", "rebuild"):
         d = card_def(action["card"])
         occupant = me["unit"].get(d["zone"]) if me else None
-        verb = _("Attach %(card)s to your %(zone)s") if kind == "attach" else _("Rebuild: attach %(card)s to your %(zone)s")
+        verb = (_("Attach %(card)s to your %(zone)s") if kind == "attach"
+                else _("Rebuild: attach %(card)s to your %(zone)s"))
         text = verb % {"card": d["name"], "zone": zone_name(d["zone"])}
         if occupant:
             text += " " + _("(replaces %(card)s)") % {"card": name(occupant["card"])}
@@ -493,7 +500,8 @@ def action_groups(actions: list[dict], view: dict, seat_name) -> list[dict]:
         if twin in seen:
             continue
         seen.add(twin)
-        buckets[bucket_of.get(action.get("type"), "next")].append((action, action_label(action, view, seat_name)))
+        bucket = buckets[bucket_of.get(action.get("type"), "next")]
+        bucket.append((action, action_label(action, view, seat_name)))
     # with the stack open, answering comes first and "pass" is the way to let it resolve
     if view.get("stack"):
         order = ["stack", *[k for k in order if k != "stack"]]
@@ -517,22 +525,27 @@ def move_text(seat_name, seat: int, action: dict, viewer: int | None) -> str:
         return _("%(name)s deactivates a Part (%(zone)s).") % {"name": who, "zone": zone_name(action["zone"])}
     if kind in ("attach", "rebuild"):
         d = card_def(action["card"])
-        return _("%(name)s attaches %(card)s (%(zone)s).") % {"name": who, "card": d["name"], "zone": zone_name(d["zone"])}
+        return _("%(name)s attaches %(card)s (%(zone)s).") % {
+            "name": who, "card": d["name"], "zone": zone_name(d["zone"])}
     if kind == "rebuild_done":
         return _("%(name)s finishes rebuilding.") % {"name": who}
     if kind == "to_workshop":
-        return _("%(name)s sends the %(zone)s Part to a Workshop.") % {"name": who, "zone": zone_name(action["zone"])}
+        return _("%(name)s sends the %(zone)s Part to a Workshop.") % {
+            "name": who, "zone": zone_name(action["zone"])}
     if kind == "from_workshop":
         return _("%(name)s brings a Part back from %(workshop)s.") % {
             "name": who, "workshop": workshop_name(action["workshop"])}
     if kind == "activate":
-        return _("%(name)s uses the ability of the %(zone)s Part.") % {"name": who, "zone": zone_name(action["zone"])}
+        return _("%(name)s uses the ability of the %(zone)s Part.") % {
+            "name": who, "zone": zone_name(action["zone"])}
     if kind == "support":
         return _("%(name)s plays %(card)s.") % {"name": who, "card": name(action["card"])}
     if kind == "guerrilla":
-        return _("%(name)s declares a Guerrilla against %(foe)s.") % {"name": who, "foe": seat_name(action["opponent"])}
+        return _("%(name)s declares a Guerrilla against %(foe)s.") % {
+            "name": who, "foe": seat_name(action["opponent"])}
     if kind == "damage_target":
-        return _("%(name)s puts the Guerrilla damage on the %(zone)s.") % {"name": who, "zone": zone_name(action["zone"])}
+        return _("%(name)s puts the Guerrilla damage on the %(zone)s.") % {
+            "name": who, "zone": zone_name(action["zone"])}
     if kind == "pass":
         return _("%(name)s passes.") % {"name": who}
     if kind == "next":

@@ -10,7 +10,14 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from cardgames.engines.palmera.rules import DOUBLE_SCORE, DOUBLE_SQUARE, PEEK_SQUARE, STRENGTH, SUIT_OF_SEAT, TIEBREAK_SQUARE
+from cardgames.engines.palmera.rules import (
+    DOUBLE_SCORE,
+    DOUBLE_SQUARE,
+    PEEK_SQUARE,
+    STRENGTH,
+    SUIT_OF_SEAT,
+    TIEBREAK_SQUARE,
+)
 from cardgames.presenters.words import card, card_text, generic_label, result_text, turn_text
 
 SQUARES = 10
@@ -37,7 +44,8 @@ def _bird(entry: dict, owner: int, seat: int | None) -> dict:
     out = {"card": card(code), "known": code is not None, "up": entry["up"], "mine": mine, "note": ""}
     if not entry["up"] and code is not None:
         if mine:
-            out["note"] = _("hidden; your rival has seen it") if entry["peeked"] else _("hidden from your rival")
+            out["note"] = (_("hidden; your rival has seen it") if entry["peeked"]
+                           else _("hidden from your rival"))
         else:
             out["note"] = _("you looked at it")
     out["name"] = out["card"]["name"] if code is not None else _("a face-down bird")
@@ -208,7 +216,8 @@ def move_text(seat_name, seat: int, action: dict, viewer: int | None) -> str:
         return _("%(name)s puts a bird on perch %(n)s.") % {"name": who, "n": action["square"]}
     if kind == "peek":
         if viewer is not None and viewer != seat:
-            return _("%(name)s looks at your hidden bird on perch %(n)s.") % {"name": who, "n": action["square"]}
+            return _("%(name)s looks at your hidden bird on perch %(n)s.") % {
+                "name": who, "n": action["square"]}
         return _("%(name)s looks at a hidden bird on perch %(n)s.") % {"name": who, "n": action["square"]}
     if kind == "discard":
         return _("%(name)s has no room: a bird leaves the game face down.") % {"name": who}

@@ -72,9 +72,10 @@ def _panel(view: dict, s: int, seat: int | None, seat_name) -> dict:
     crew = [
         {"role": pgettext("pocobot crew", "Pilot"), "card": card(panel["pilot"]) if panel["pilot"] else None,
          "note": ""},
-        {"role": pgettext("pocobot crew", "Co-pilot"), "card": card(panel["copilot"]) if panel["copilot"] else None,
-         "note": copilot_note},
-        {"role": pgettext("pocobot crew", "Booster"), "card": card(panel["booster"]) if panel["booster"] else None,
+        {"role": pgettext("pocobot crew", "Co-pilot"),
+         "card": card(panel["copilot"]) if panel["copilot"] else None, "note": copilot_note},
+        {"role": pgettext("pocobot crew", "Booster"),
+         "card": card(panel["booster"]) if panel["booster"] else None,
          "note": _("lets you pay fuel with ♣") if panel["booster"] == "AD" else ""},
     ]
     mounted = view["mounted"][s]
@@ -83,8 +84,8 @@ def _panel(view: dict, s: int, seat: int | None, seat_name) -> dict:
         "is_you": s == seat,
         "to_move": s in view["to_move"],
         "modules": modules,
-        "fuel": {"symbol": SUIT_SYMBOLS["D"], "name": module_name("D"), "role": _module_role("D"), "cards": [card(c) for c in fuel],
-                 "total": sum(value(c) for c in fuel)},
+        "fuel": {"symbol": SUIT_SYMBOLS["D"], "name": module_name("D"), "role": _module_role("D"),
+                 "cards": [card(c) for c in fuel], "total": sum(value(c) for c in fuel)},
         "crew": crew,
         "mounted": mounted,
         "mounted_text": (_("Mounted mecha: it can make fuel attacks.") if mounted else
@@ -105,8 +106,8 @@ def _event_text(event: dict, seat: int | None, seat_name) -> str:
     kind = event.get("type")
     who = seat_name(event["seat"]) if "seat" in event else ""
     if kind == "draw":
-        return ngettext("%(name)s draws %(count)s card.", "%(name)s draws %(count)s cards.", event["count"]) % {
-            "name": who, "count": event["count"]}
+        return ngettext("%(name)s draws %(count)s card.", "%(name)s draws %(count)s cards.",
+                        event["count"]) % {"name": who, "count": event["count"]}
     if kind == "reshuffle":
         return _("The discard is shuffled into a new pile.")
     if kind == "order":
@@ -121,7 +122,8 @@ def _event_text(event: dict, seat: int | None, seat_name) -> str:
     if kind == "attack":
         return _("%(name)s attacks with %(attack)s.") % {"name": who, "attack": event["attack"]}
     if kind == "pass":
-        return _("%(name)s passes, discarding %(cards)s.") % {"name": who, "cards": _maybe_cards(event["cards"])}
+        return _("%(name)s passes, discarding %(cards)s.") % {
+            "name": who, "cards": _maybe_cards(event["cards"])}
     if kind == "damage":
         parts = []
         if event.get("dodge"):
@@ -130,7 +132,8 @@ def _event_text(event: dict, seat: int | None, seat_name) -> str:
         if event.get("armor_lost"):
             parts.append(_("loses %(cards)s from the Armour") % {"cards": _maybe_cards(event["armor_lost"])})
         if event.get("hearts_lost"):
-            parts.append(_("loses %(cards)s from the Defence") % {"cards": _maybe_cards(event["hearts_lost"])})
+            parts.append(_("loses %(cards)s from the Defence") % {
+                "cards": _maybe_cards(event["hearts_lost"])})
         text = _("%(name)s %(what)s.") % {"name": who, "what": join_words(parts)}
         if event.get("collapsed"):
             text += " " + _("The mecha collapses!")
@@ -158,8 +161,9 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
     if pending:
         attacker = seat_name(pending["attacker"])
         if seat is not None and pending["attacker"] != seat:
-            pending_text = _("%(name)s attacks you with %(attack)s. You may dodge with a ♦ from your hand.") % {
-                "name": attacker, "attack": pending["attack"]}
+            pending_text = _(
+                "%(name)s attacks you with %(attack)s. You may dodge with a ♦ from your hand."
+            ) % {"name": attacker, "attack": pending["attack"]}
         else:
             pending_text = _("%(name)s attacks with %(attack)s; the defender may dodge.") % {
                 "name": attacker, "attack": pending["attack"]}
@@ -179,8 +183,8 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
         "pending_text": pending_text,
         "result_text": result,
         "over": over,
-        "turn_count_text": _("Turn %(turn)s of %(max)s") % {"turn": view["turn"] + 1 if not over else view["turn"],
-                                                           "max": view["max_turns"]},
+        "turn_count_text": _("Turn %(turn)s of %(max)s") % {
+            "turn": view["turn"] + 1 if not over else view["turn"], "max": view["max_turns"]},
         "panels": others + mine,
         "hand": None if view["hand"] is None else [card(c) for c in view["hand"]],
         "events": events,
@@ -213,7 +217,8 @@ def _op_text(op: dict, view: dict | None) -> str:
         return _("mount the %(card)s as Booster") % {"card": c}
     if kind == "remove":
         if op.get("discard"):
-            return _("remove the %(card)s (and drop %(cards)s)") % {"card": c, "cards": cards_text(op["discard"])}
+            return _("remove the %(card)s (and drop %(cards)s)") % {
+                "card": c, "cards": cards_text(op["discard"])}
         return _("remove the %(card)s") % {"card": c}
     return _("change the panel")
 
@@ -239,7 +244,8 @@ def _op_done_text(op: dict) -> str:
         return _("mounts the %(card)s as Booster") % {"card": c}
     if kind == "remove":
         if op.get("discard"):
-            return _("removes the %(card)s (and drops %(cards)s)") % {"card": c, "cards": cards_text(op["discard"])}
+            return _("removes the %(card)s (and drops %(cards)s)") % {
+                "card": c, "cards": cards_text(op["discard"])}
         return _("removes the %(card)s") % {"card": c}
     return _("changes the panel")
 
@@ -293,7 +299,8 @@ def action_label(action: dict, view: dict, seat_name) -> str:
     if kind == "pass":
         if not action["cards"]:
             return _("Pass")
-        return _("Pass, discarding %(cards)s") % {"cards": join_words([card_text(c) for c in action["cards"]])}
+        return _("Pass, discarding %(cards)s") % {
+            "cards": join_words([card_text(c) for c in action["cards"]])}
     if kind == "dodge":
         pending = view.get("pending") or {}
         attack = pending.get("attack", 0)
