@@ -15,7 +15,9 @@ import hashlib
 import json
 import random
 import secrets
+import time
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
@@ -315,7 +317,9 @@ def bot_move(*, table_id: int, ply: int) -> bool:
     seat = Seat.objects.filter(table=table, index__in=movers).exclude(bot="").order_by("index").first()
     if seat is None:
         return False
+    started = time.monotonic()
     action = bot_choice(table, seat)
+    time.sleep(max(0.0, settings.CARDGAMES_BOT_PAUSE - (time.monotonic() - started)))
     try:
         table_move(table=table, action=action, ply=ply, bot_seat=seat.index)
     except TableError:  # another delivery (or a person) moved first: this ply is played

@@ -143,3 +143,39 @@ def test_one_table_move_sent_from_two_processes_at_once_is_applied_once(keys):
         assert len(moved) == 2 and moved[0] == moved[1], outs  # both answered with the same move
     else:
         assert len(moved) == 1 and outs.count(f"refused {services.E_STALE}") == 1, outs
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_in_the_middle_of_a_bots_move_is_retried_and_the_game_goes_on(tmp_path):
+    """A real ``celery worker`` (prefork, one process); its process is killed while the bot
+    thinks (``CARDGAMES_BOT_PAUSE`` keeps it thinking 4 s): the message goes back to Redis
+    (``acks_late``, ``reject_on_worker_lost``), a new process plays the move, once."""
+    env = {**os.environ, "DATABASE_URL": _db_url(), "REDIS_URL": settings.REDIS_URL, "PYTHONPATH": str(ROOT),
+           "CARDGAMES_BOT_PAUSE": "4", "DJANGO_SETTINGS_MODULE": "frontera.settings"}
+    log = open(tmp_path / "worker.log", "w")  # noqa: SIM115 (closed below)
+    worker = subprocess.Popen([sys.executable, "-m", "celery", "-A", "frontera.celery", "worker", "--pool=prefork",
+                               "--concurrency=1", "--loglevel=INFO", "--without-gossip", "--without-mingle",
+                               "--without-heartbeat"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        assert _wait(lambda: "ready." in (tmp_path / "worker.log").read_text(), 60), (tmp_path / "worker.log").read_text()
+        table = _bot_starts("palmera", make_user())  # committed: the bot's task goes to the worker
+        assert _wait(lambda: f"bot_move_task[" in (tmp_path / "worker.log").read_text(), 20)
+        time.sleep(1.0)  # the worker's process is thinking (4 s)
+        children = subprocess.run(["pgrep", "-P", str(worker.pid)], capture_output=True, text=True).stdout.split()
+        assert children, "the worker has a pool process"
+        for pid in children:
+            os.kill(int(pid), 9)
+        assert not Move.objects.filter(table=table).exists(), "killed before the move was applied"
+        assert _wait(lambda: Move.objects.filter(table=table).exists(), 40), (tmp_path / "worker.log").read_text()
+        time.sleep(1.0)
+        assert Move.objects.filter(table=table, ply=0).count() == 1
+        assert _to_move(table) == [0]
+        text = (tmp_path / "worker.log").read_text()
+        assert "WorkerLostError" in text or "signal 9" in text, text
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+        log.close()
