@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 from django.utils.translation import pgettext
 
 from cardgames.engines.pocobot.cards import suit, value
-from cardgames.engines.pocobot.panel import copy_panel, take_damage
+from cardgames.engines.pocobot.panel import MOUNT_CARDS, MOUNT_PILOT_SUIT, copy_panel, take_damage
 from cardgames.presenters.words import (
     SUIT_SYMBOLS,
     card,
@@ -47,6 +47,19 @@ def _module_role(zone: str) -> str:
 
 def _zone_of(code: str) -> str:
     return suit(code)
+
+
+def _mounted_text(panel: dict, mounted: bool) -> str:
+    """Mounted, or how far the mecha is from it (PB-5)."""
+    if mounted:
+        return _("Mounted mecha: it can make fuel attacks.")
+    if panel["pilot"] is None:
+        return _("Not mounted yet: it needs a Pilot, then %(cards)s module cards, %(suit)s of the Pilot’s suit.") % {
+            "cards": MOUNT_CARDS, "suit": MOUNT_PILOT_SUIT}
+    pilot_suit = suit(panel["pilot"])
+    return _("Not mounted yet: %(have)s of %(cards)s module cards, %(have_suit)s of %(suit)s %(symbol)s.") % {
+        "have": sum(len(panel[m]) for m in MODULE_ORDER), "cards": MOUNT_CARDS,
+        "have_suit": len(panel[pilot_suit]), "suit": MOUNT_PILOT_SUIT, "symbol": SUIT_SYMBOLS[pilot_suit]}
 
 
 def _panel(view: dict, s: int, seat: int | None, seat_name) -> dict:
@@ -88,8 +101,7 @@ def _panel(view: dict, s: int, seat: int | None, seat_name) -> dict:
                  "cards": [card(c) for c in fuel], "total": sum(value(c) for c in fuel)},
         "crew": crew,
         "mounted": mounted,
-        "mounted_text": (_("Mounted mecha: it can make fuel attacks.") if mounted else
-                         _("Not mounted yet: a Pilot and 6 module cards, 3 of the Pilot’s suit.")),
+        "mounted_text": _mounted_text(panel, mounted),
         "attack": sum(value(c) for c in panel["S"]),
         "life": sum(value(c) for c in panel["H"]),
         "armour": sum(value(c) for c in panel["C"]),
