@@ -338,3 +338,17 @@ def test_no_two_buttons_of_a_position_read_the_same(game):
             labels = [label for g in groups for _, label in g["actions"]]
             twins = {label for label in labels if labels.count(label) > 1}
             assert not twins, (game, twins)
+
+
+def test_pb_5_a_panel_says_how_far_its_mecha_is_from_mounted():
+    """PB-5: a Pilot and 6 module cards, 3 of the Pilot's suit; the board counts what is there."""
+    engine = get("pocobot")
+    view = engine.view(engine.new_game(2, 1), 0)
+    view["panels"][0].update({"pilot": "KS", "S": ["2S", "3S"], "H": ["4H"], "C": [], "D": ["5D"]})
+    view["panels"][1].update({"pilot": None, "S": [], "H": [], "C": [], "D": []})
+    with translation.override("en"):
+        board = presenters.present("pocobot", view, 0, seat_name)
+    mine = next(p for p in board["panels"] if p["is_you"])
+    theirs = next(p for p in board["panels"] if not p["is_you"])
+    assert mine["mounted_text"] == "Not mounted yet: 3 of 6 module cards, 2 of 3 ♠."
+    assert theirs["mounted_text"] == "Not mounted yet: it needs a Pilot, then 6 module cards, 3 of the Pilot’s suit."
