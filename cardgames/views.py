@@ -215,4 +215,9 @@ def table_replay(request, pk: int):
         step = int(request.GET.get("paso", "0"))
     except ValueError:
         step = 0
-    return render(request, "cardgames/replay.html", selectors.replay_frame(table, viewer, step))
+    public = request.GET.get("vista") == "publico" and viewer.seated
+    if public:  # a player may also replay the game as the spectators saw it
+        viewer = selectors.Viewer(seat=None, seated=False)
+    context = selectors.replay_frame(table, viewer, step)
+    context.update(public=public, seated=public or viewer.seated, vista="&vista=publico" if public else "")
+    return render(request, "cardgames/replay.html", context)

@@ -171,6 +171,9 @@ def test_no_page_fragment_or_replay_shows_a_viewer_a_card_its_view_hides(client,
                 response = client.get(f"{replay}?paso={step}")
                 assert response.status_code == 200
                 hidden_seen += _assert_hides(response.text, game, states, step, seat, f"replay {step}")
+                if seat is not None:  # a player replaying the game as the spectators saw it
+                    public = client.get(f"{replay}?paso={step}&vista=publico").text
+                    _assert_hides(public, game, states, step, None, f"public replay {step}")
         client.force_login(outsider)
         assert client.get(replay).status_code == 404
     assert checked > 20 and hidden_seen > 0, "the crawl saw hidden cards to look for"
