@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.http import Http404
 from django.template.loader import select_template
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cardgames import presenters
 from cardgames.engines import get
 from cardgames.models import Move, Seat, Table
-from cardgames.services import SEAT_RANGE
+from cardgames.services import BOT_STUCK_SECONDS, SEAT_RANGE
 from frontera.campaigns.models import Campaign
 from frontera.campaigns.permissions import is_member_of
 
@@ -143,6 +144,8 @@ def table_page(table: Table, viewer: Viewer) -> dict:
         actions=actions_for(table, state, viewer, view, name),
         to_move=[name(s) for s in movers],
         bot_thinking=any(s in bots for s in movers),
+        bot_stuck=any(s in bots for s in movers) and viewer.seated
+        and (timezone.now() - table.updated_at).total_seconds() > BOT_STUCK_SECONDS,
         your_turn=viewer.seated and viewer.seat in movers,
         outcome=_outcome(engine.outcome(state), name) if table.status == Table.Status.FINISHED else None,
         log=log_lines(table, viewer, name),

@@ -90,14 +90,20 @@ def _changed(table: Table, *fields: str) -> None:
     publish_on_commit(table_topic(table.pk), table.version)
 
 
+def _bots_to_move(table: Table, state: dict) -> bool:
+    movers = set(get(table.game).to_move(state))
+    return bool(movers) and Seat.objects.filter(table=table, index__in=movers).exclude(bot="").exists()
+
+
 def _schedule_bots(table: Table, state: dict) -> None:
-    """Queue the bot's move (after commit) if a bot is among the seats to move now."""
-    engine = get(table.game)
-    movers = set(engine.to_move(state))
-    if movers and Seat.objects.filter(table=table, index__in=movers).exclude(bot="").exists():
+    """Queue the bot's move after commit if a bot is among the seats to move now. The move is
+    committed whatever happens to the queueing (a broker away is logged, ``robust``): the bot is
+    woken again from the table's page (:func:`table_wake_bot`)."""
+    if _bots_to_move(table, state):
         from cardgames.tasks import bot_move_task
 
-        bot_move_task.delay_on_commit(table.pk, table.ply)
+        table_id, ply = table.pk, table.ply
+        transaction.on_commit(lambda: bot_move_task.delay(table_id, ply), robust=True)
 
 
 def _start(table: Table) -> None:
@@ -293,6 +299,26 @@ def table_move(*, table: Table, action: dict, ply: int, by=None, bot_seat: int |
         if table.status == Table.Status.PLAYING:
             _schedule_bots(table, state)
     return move
+
+
+BOT_STUCK_SECONDS = 30  # a bot to move whose table has not changed for this long may be woken
+
+
+@transaction.atomic
+def table_wake_bot(*, table: Table, by) -> bool:
+    """Queue the bot's move again (a task lost with a broker, a worker gone for good): any seated
+    person may, once the bot has been "thinking" for :data:`BOT_STUCK_SECONDS`. Harmless when the
+    first task still comes: the bot's move is once per ply."""
+    table = _lock(table)
+    if not Seat.objects.filter(table=table, user=by, left=False).exists():
+        raise TableError(E_NOT_SEATED)
+    if table.status != Table.Status.PLAYING:
+        raise TableError(E_NOT_PLAYING)
+    state = get(table.game).from_json(table.state)
+    if not _bots_to_move(table, state):
+        return False
+    _schedule_bots(table, state)
+    return True
 
 
 def bot_choice(table: Table, seat: Seat) -> dict:

@@ -9,6 +9,7 @@ urlpatterns = [
     path("mesa/<int:pk>/sentarse/", views.table_join, name="cardgames_join"),
     path("mesa/<int:pk>/levantarse/", views.table_leave, name="cardgames_leave"),
     path("mesa/<int:pk>/revancha/", views.table_rematch, name="cardgames_rematch"),
+    path("mesa/<int:pk>/despertar/", views.table_wake, name="cardgames_wake"),
     path("mesa/<int:pk>/invitacion/", views.table_invite, name="cardgames_invite_renew"),
     path("mesa/<int:pk>/repeticion/", views.table_replay, name="cardgames_replay"),
     path("invitacion/<str:token>/", views.invite, name="cardgames_invite"),

@@ -14,7 +14,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from cardgames import selectors, services
@@ -66,12 +66,14 @@ def game_rules(request, name: str):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def table_new(request, name: str):
     """Create a table; without fields, the defaults: you in the first seat, strong bots in the
-    others, private."""
+    others, private. A GET (back from logging in) leads to the game's page."""
     if name not in GAMES:
         raise Http404
+    if request.method == "GET":
+        return redirect("cardgames_game", name)
     data = request.POST.copy()
     data.setdefault("seats", str(services.SEAT_RANGE[name][0]))
     form = _new_table_form(request, name, data)
@@ -180,6 +182,17 @@ def table_rematch(request, pk: int):
     except TableError as err:
         return _done(request, table, str(err))
     return redirect(rematch)
+
+
+@login_required
+@require_POST
+def table_wake(request, pk: int):
+    table, _viewer = selectors.table_for(request.user, pk)
+    try:
+        services.table_wake_bot(table=table, by=request.user)
+    except TableError as err:
+        return _done(request, table, str(err))
+    return _done(request, table)
 
 
 @login_required

@@ -277,3 +277,29 @@ def test_a_finished_game_replays_from_its_log_and_a_rematch_seats_the_same_peopl
     assert [(s.index, s.user) for s in rematch.seats.all()] == [(0, ana), (1, bea)]
     with pytest.raises(TableError):
         services.table_rematch(table=table, by=make_user())
+
+
+def test_a_lost_bot_task_is_queued_again_by_waking_the_bot(monkeypatch):
+    """The broker lost the bot's task: a seated person wakes the bot, it plays once; an outsider may not."""
+    ana = make_user()
+    sent = []
+    monkeypatch.setattr("cardgames.tasks.bot_move_task.delay", lambda *args: sent.append(args))
+    table = _bot_starts_table(ana)
+    assert sent == [] and not Move.objects.filter(table=table).exists()  # nothing ran: no commit here
+    with pytest.raises(TableError):
+        services.table_wake_bot(table=table, by=make_user())
+    monkeypatch.undo()
+    assert services.table_wake_bot(table=table, by=ana) is True
+    assert services.bot_move(table_id=table.pk, ply=0) is True
+    assert services.bot_move(table_id=table.pk, ply=0) is False
+    table.refresh_from_db()
+    while _to_move(table) == [1]:  # Boom's turn may take the bot more than one move
+        assert services.bot_move(table_id=table.pk, ply=table.ply) is True
+        table.refresh_from_db()
+    assert services.table_wake_bot(table=table, by=ana) is False  # the person's turn now
+
+
+def _bot_starts_table(by) -> Table:
+    engine = get("boom")
+    seed = next(s for s in range(100) if engine.to_move(engine.new_game(2, s, None)) == [1])
+    return services.table_create(game="boom", by=by, seats=2, bots={1: "random"}, seed=seed)[0]

@@ -253,3 +253,32 @@ def test_the_table_page_speaks_english_on_request(client, post):
     client.cookies["django_language"] = "es"
     page = client.get(table.get_absolute_url()).text
     assert '<html lang="es">' in page and "Tu turno." in page and "Asientos" in page
+
+
+def test_a_bot_whose_task_was_lost_is_woken_from_the_table_page(client, post):
+    """The bot's task never ran (no commit callbacks here: as if the broker lost it); after 30 s
+    the seated person is offered "wake the bot", and the bot then plays."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    user = _login(client)
+    engine = get("boom")
+    table = None
+    for _ in range(40):  # a deal where the bot moves first
+        client.post(reverse("cardgames_new", args=["boom"]), {"seats": 2, "seat_1": "random"})
+        candidate = Table.objects.latest("pk")
+        if engine.to_move(_state(candidate)) == [1]:
+            table = candidate
+            break
+    assert table is not None and not table.moves.exists()
+    page = client.get(table.get_absolute_url()).text
+    assert 'data-testid="bot-thinking"' in page and 'data-testid="wake-bot"' not in page
+    Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(seconds=60))
+    page = client.get(table.get_absolute_url()).text
+    wake = [f for f in forms(page) if f.attrs.get("data-testid") == "wake-bot"]
+    assert len(wake) == 1
+    assert post(wake[0].action, wake[0].fields).status_code == 302
+    assert table.moves.filter(seat=1).exists()
+    assert engine.to_move(_state(table)) == [0]
+    assert Seat.objects.get(table=table, index=0).user == user
