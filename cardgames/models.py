@@ -23,7 +23,7 @@ class Table(models.Model):
         ABANDONED = "abandoned", _("abandoned")
 
     class Privacy(models.TextChoices):
-        PRIVATE = "private", _("private: seated players and invite link only")
+        PRIVATE = "private", _("private (invite link)")
         CAMPAIGN = "campaign", _("open to the campaign's members")
 
     game = models.CharField(_("game"), max_length=20)

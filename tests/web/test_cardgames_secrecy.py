@@ -23,6 +23,15 @@ from cardgames.presenters.words import card_spoken, card_text, is_card_code
 from tests.factories import make_campaign, make_user
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def bots_inline(monkeypatch):
+    """The bot's task runs inline here, also when the suite runs again on PostgreSQL and Redis
+    (suite 2, where tests/services drives a real worker)."""
+    from frontera.celery import app
+
+    monkeypatch.setattr(app.conf, "task_always_eager", True)
 NISMATCH_CODE = re.compile(r"^[a-z_]+(\.\d+\.\d+)?$")
 
 

@@ -16,6 +16,15 @@ from tests.factories import make_campaign, make_user
 from tests.web.cardgames_forms import forms, play_to_the_end
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def bots_inline(monkeypatch):
+    """The bot's task runs inline here, also when the suite runs again on PostgreSQL and Redis
+    (suite 2, where tests/services drives a real worker)."""
+    from frontera.celery import app
+
+    monkeypatch.setattr(app.conf, "task_always_eager", True)
 GAMES = ["pocobot", "palmera", "boom", "nismatch"]
 
 
@@ -282,3 +291,30 @@ def test_a_bot_whose_task_was_lost_is_woken_from_the_table_page(client, post):
     assert table.moves.filter(seat=1).exists()
     assert engine.to_move(_state(table)) == [0]
     assert Seat.objects.get(table=table, index=0).user == user
+
+
+def test_the_tables_pages_keep_the_csp_no_inline_code(client, post):
+    """The lobby, a game's page, a table (playing and finished), its replay and the invite page:
+    no inline script or style without the nonce, no style= or on…= attribute."""
+    import re
+
+    _login(client)
+    response = post(reverse("cardgames_new", args=["palmera"]), {"seats": 2, "seat_1": "random"})
+    finished, _ = play_to_the_end(client, response["Location"], random.Random(9),
+                                  submit=lambda form: post(form.action, form.fields))
+    post(reverse("cardgames_new", args=["boom"]), {"seats": 3, "seat_1": "person", "seat_2": "greedy"})
+    waiting = Table.objects.get(game="boom")
+    invite_page = client.get(waiting.get_absolute_url()).text
+    link = re.search(r'value="http://testserver(/mesas/invitacion/[^"]+)"', invite_page).group(1)
+    urls = [reverse("cardgames_index"), reverse("cardgames_game", args=["nismatch"]), response["Location"],
+            waiting.get_absolute_url(), reverse("cardgames_replay", args=[Table.objects.get(game="palmera").pk]),
+            f"{reverse('cardgames_replay', args=[Table.objects.get(game='palmera').pk])}?paso=3&vista=publico", link]
+    assert "data-outcome" in finished
+    for url in urls:
+        answer = client.get(url)
+        assert answer.status_code == 200, url
+        nonce = re.search(r"'nonce-([^']+)'", answer["Content-Security-Policy"]).group(1)
+        for tag in re.findall(r"<script\b[^>]*>", answer.text) + re.findall(r"<style\b[^>]*>", answer.text):
+            assert f'nonce="{nonce}"' in tag, (url, tag)
+        assert not re.search(r"\sstyle=", answer.text), url
+        assert not re.search(r"\son[a-z]+=", answer.text), url
