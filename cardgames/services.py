@@ -26,7 +26,6 @@ from cardgames.engines.bots import make_bot
 from cardgames.models import Move, Seat, Table
 from frontera.campaigns.permissions import is_member_of
 from frontera.live.bus import publish_on_commit
-from frontera.messages import engine_text
 
 # How many seats each game takes (the rule books): (fewest, most).
 SEAT_RANGE = {"pocobot": (2, 2), "palmera": (2, 2), "boom": (2, 4), "nismatch": (2, 2)}
@@ -74,9 +73,12 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def engine_message(err: IllegalAction) -> str:
-    """An engine's refusal in the user's language."""
-    return engine_text(err.template, err.params)
+def engine_message(game: str, err: IllegalAction) -> str:
+    """An engine's refusal in the user's language, worded for a player (cards as they are printed,
+    no internal key: :func:`cardgames.presenters.error_message`)."""
+    from cardgames.presenters import error_message
+
+    return error_message(game, err)
 
 
 def _lock(table: Table) -> Table:
@@ -288,7 +290,7 @@ def table_move(*, table: Table, action: dict, ply: int, by=None, bot_seat: int |
         try:
             state = engine.apply(state, seat.index, action)
         except IllegalAction as err:
-            raise TableError(engine_message(err)) from err
+            raise TableError(engine_message(table.game, err)) from err
         move = Move.objects.create(table=table, ply=table.ply, seat=seat.index, action=action,
                                    user=by, bot=seat.bot if by is None else "", request_key=request_key)
         table.state = engine.to_json(state)

@@ -8,6 +8,7 @@ import pytest
 from cardgames import services
 from cardgames.engines import IllegalAction, get
 from cardgames.models import Move, Seat, Table
+from cardgames.presenters.words import card_text
 from cardgames.services import TableError
 from tests.factories import make_campaign, make_user
 
@@ -161,7 +162,7 @@ def test_out_of_turn_illegal_and_malformed_moves_change_nothing_and_say_why():
         engine.apply(engine.from_json(table.state), seat, bad)
     with pytest.raises(TableError) as err:
         services.table_move(table=table, by=mover, action=bad, ply=0)
-    assert str(err.value) == services.engine_message(expected.value)  # the engine's own message
+    assert str(err.value) == services.engine_message(table.game, expected.value)  # the engine's own message
     with pytest.raises(TableError) as err:
         services.table_move(table=table, by=make_user(), action=_first_legal(table, seat), ply=0)
     assert err.value.message == services.E_NOT_SEATED
@@ -303,3 +304,16 @@ def _bot_starts_table(by) -> Table:
     engine = get("boom")
     seed = next(s for s in range(100) if engine.to_move(engine.new_game(2, s, None)) == [1])
     return services.table_create(game="boom", by=by, seats=2, bots={1: "random"}, seed=seed)[0]
+
+
+def test_a_refused_move_names_cards_as_printed_never_by_their_code():
+    """Boom: changing a storage for a card not in hand is refused with the card as it is printed."""
+    table, ana, bea = _people_table(game="boom", seed=7)
+    seat = _to_move(table)[0]
+    mover = ana if seat == 0 else bea
+    state = get("boom").from_json(table.state)
+    card = next(c for c in ("9S", "9H", "9D", "9C") if c not in state["hands"][seat])
+    with pytest.raises(TableError) as err:
+        services.table_move(table=table, by=mover, action={"type": "change", "card": card, "storage": 0}, ply=0)
+    text = str(err.value)
+    assert card not in text and card_text(card) in text, text

@@ -183,7 +183,7 @@ def _engine_message(table, seat, action):
     try:
         engine.apply(_state(table), seat, action)
     except Exception as err:  # noqa: BLE001 (IllegalAction, whose message we want)
-        return services.engine_message(err)
+        return services.engine_message(table.game, err)
     raise AssertionError("the action was legal")
 
 
