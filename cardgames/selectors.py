@@ -75,7 +75,10 @@ def table_for(user, pk: int) -> tuple[Table, Viewer]:
 def seat_names(table: Table) -> dict[int, str]:
     names = {}
     for seat in table.seats.select_related("user"):
-        if seat.bot and not seat.user_id or seat.left:
+        if seat.left:  # a bot took over the seat of a person who left
+            names[seat.index] = _("%(bot)s (for %(name)s)") % {"bot": BOT_NAMES[seat.bot],
+                                                               "name": seat.user.get_username() if seat.user_id else "…"}
+        elif seat.bot and not seat.user_id:
             names[seat.index] = _("%(bot)s %(n)s") % {"bot": BOT_NAMES[seat.bot], "n": seat.index + 1}
         elif seat.user_id:
             names[seat.index] = seat.user.get_username()

@@ -318,3 +318,28 @@ def test_the_tables_pages_keep_the_csp_no_inline_code(client, post):
             assert f'nonce="{nonce}"' in tag, (url, tag)
         assert not re.search(r"\sstyle=", answer.text), url
         assert not re.search(r"\son[a-z]+=", answer.text), url
+
+
+def test_a_visitor_not_logged_in_is_led_to_log_in_and_back_to_the_game(client):
+    page = client.get(reverse("cardgames_game", args=["boom"])).text
+    new_table = forms(page, "data-new-table")
+    assert len(new_table) == 1
+    answer = client.post(new_table[0].action, new_table[0].fields)
+    assert answer.status_code == 302 and reverse("login") in answer["Location"]
+    assert not Table.objects.exists()
+    _login(client)
+    back = client.get(reverse("cardgames_new", args=["boom"]))  # where the log-in page sends them back
+    assert back.status_code == 302 and back["Location"] == reverse("cardgames_game", args=["boom"])
+
+
+def test_a_person_who_leaves_is_named_in_the_bot_that_replaces_them(client, post):
+    table, ana, bea = _boom_for_two(client, post)
+    client.force_login(bea)
+    leave = [f for f in forms(client.get(table.get_absolute_url()).text) if f.action.endswith("/levantarse/")]
+    assert len(leave) == 1
+    post(leave[0].action, leave[0].fields)
+    client.force_login(ana)
+    page = client.get(table.get_absolute_url()).text
+    assert f"(por {bea.get_username()})" in page
+    client.force_login(bea)
+    assert "data-legal-action" not in client.get(table.get_absolute_url()).text  # she watches now
