@@ -110,13 +110,16 @@ def log_lines(table: Table, viewer: Viewer, name, moves=None) -> list[str]:
 
 
 def actions_for(table: Table, state: dict, viewer: Viewer, view: dict, name) -> list[dict]:
-    """The viewer's seat's legal actions, in sections, each with its label and its JSON."""
+    """The viewer's seat's legal actions, in sections, each with its label, its spoken name (the
+    button's ``aria-label``: the cards in words) and its JSON."""
     engine = get(table.game)
     if not viewer.seated or table.status != Table.Status.PLAYING or viewer.seat not in engine.to_move(state):
         return []
     groups = presenters.action_groups(table.game, engine.legal_actions(state, viewer.seat), view, name)
     return [
-        {"title": g["title"], "actions": [{"json": json.dumps(a, sort_keys=True), "label": label} for a, label in g["actions"]]}
+        {"title": g["title"],
+         "actions": [{"json": json.dumps(a, sort_keys=True), "label": label, "spoken": spoken}
+                     for (a, label), spoken in zip(g["actions"], g["spoken"], strict=True)]}
         for g in groups
     ]
 

@@ -343,3 +343,30 @@ def test_a_person_who_leaves_is_named_in_the_bot_that_replaces_them(client, post
     assert f"(por {bea.get_username()})" in page
     client.force_login(bea)
     assert "data-legal-action" not in client.get(table.get_absolute_url()).text  # she watches now
+
+
+def test_each_action_button_carries_its_spoken_name_as_aria_label(client, post):
+    """A screen reader hears "9 de picas" where the button shows "9♠" (issue #13 follow-up)."""
+    import re
+    from html import unescape
+
+    from django.utils import translation
+
+    from cardgames.presenters.words import card_spoken
+
+    _login(client)
+    post(reverse("cardgames_new", args=["boom"]), {"seats": 2, "seat_1": "random"})
+    table = Table.objects.get()
+    client.cookies["django_language"] = "es"
+    page = client.get(table.get_absolute_url()).text
+    buttons = re.findall(r'<form [^>]*data-legal-action>.*?<button [^>]*aria-label="([^"]*)">([^<]*)</button>',
+                         page, re.S)
+    assert buttons and len(buttons) == len(forms(page, "data-legal-action"))
+    with_cards = [(unescape(spoken), unescape(label)) for spoken, label in buttons if re.search("[♠♥♦♣]", label)]
+    assert with_cards, "Boom's first turn offers cards"
+    symbol_letter = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+    with translation.override("es"):
+        for spoken, label in with_cards:
+            assert not re.search("[♠♥♦♣]", spoken), spoken
+            for rank, symbol in re.findall(r"(10|[2-9JQKA])([♠♥♦♣])", label):
+                assert card_spoken(rank + symbol_letter[symbol]) in spoken, (label, spoken)
