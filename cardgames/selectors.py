@@ -111,15 +111,27 @@ def log_lines(table: Table, viewer: Viewer, name, moves=None) -> list[str]:
 
 def actions_for(table: Table, state: dict, viewer: Viewer, view: dict, name) -> list[dict]:
     """The viewer's seat's legal actions, in sections, each with its label, its spoken name (the
-    button's ``aria-label``: the cards in words) and its JSON."""
+    button's ``aria-label``: the cards in words), its JSON and its ``key`` (unique on the page, for
+    the form's request key). A long section is ``collapsed`` (shown closed, with its ``count``) and
+    may carry ``sections``: the same actions nested (PoCoBOT's two changes by the first)."""
     engine = get(table.game)
     if not viewer.seated or table.status != Table.Status.PLAYING or viewer.seat not in engine.to_move(state):
         return []
     groups = presenters.action_groups(table.game, engine.legal_actions(state, viewer.seat), view, name)
+    keys: dict[str, int] = {}
+
+    def rows(section: dict) -> list[dict]:
+        out = []
+        for (action, label), spoken in zip(section["actions"], section["spoken"], strict=True):
+            text = json.dumps(action, sort_keys=True)
+            out.append({"json": text, "label": label, "spoken": spoken,
+                        "key": keys.setdefault(text, len(keys) + 1)})
+        return out
+
     return [
-        {"title": g["title"],
-         "actions": [{"json": json.dumps(a, sort_keys=True), "label": label, "spoken": spoken}
-                     for (a, label), spoken in zip(g["actions"], g["spoken"], strict=True)]}
+        {"title": g["title"], "count": len(g["actions"]), "collapsed": g["collapsed"], "actions": rows(g),
+         "sections": [{"title": s["title"], "count": len(s["actions"]), "actions": rows(s)}
+                      for s in g.get("sections", ())]}
         for g in groups
     ]
 

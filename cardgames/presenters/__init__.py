@@ -23,8 +23,11 @@ The API the web layer uses (all pure functions of their arguments, no database):
     ...]``: the legal actions in readable sections (e.g. "Attack", "Change a storage", "Discard"),
     every action exactly once (Nismatch: one button where two copies of a card make the same
     move), in the engine's order inside each section; ``spoken[i]`` is
-    ``actions[i]``'s label with the cards in words (for ``aria-label``); ``collapsed`` hints that a
-    section is long.
+    ``actions[i]``'s label with the cards in words (for ``aria-label``); ``collapsed``: the section
+    is long (more than 12) and the page shows it closed, with its count. A long section may also
+    carry ``"sections"``: the same actions nested, ``[{"title", "actions": [(action, label)],
+    "spoken"}]`` (PoCoBOT's two-change moves by their first change: "First: put the 9♠ in
+    Projectiles", each button the second change, its ``spoken`` the whole move).
 
 ``action_spoken(game, action, view, seat_name=None) -> str``
     The label with every card in words ("Ataca … con el 9 de picas"): a button's accessible name.
@@ -55,7 +58,7 @@ from django.utils.translation import gettext as _
 
 from cardgames.engines import IllegalAction
 from cardgames.engines.pocobot.game import E_COPILOT_MODULE
-from cardgames.presenters.words import card_text, default_seat_name, generic_label, is_card_code, spoken
+from cardgames.presenters.words import COLLAPSE_OVER, card_text, default_seat_name, generic_label, is_card_code, spoken
 from frontera.messages import engine_text
 
 SeatName = Callable[[int], str]
@@ -109,6 +112,9 @@ def action_groups(
                    "actions": [(a, action_label(game, a, view, seat_name)) for a in actions]}]
     for group in groups:
         group["spoken"] = [action_spoken(game, a, view, seat_name) for a, _label in group["actions"]]
+        group.setdefault("collapsed", len(group["actions"]) > COLLAPSE_OVER)
+        for section in group.get("sections", ()):
+            section["spoken"] = [action_spoken(game, a, view, seat_name) for a, _label in section["actions"]]
     return groups
 
 

@@ -17,7 +17,7 @@ from django.utils.translation import pgettext
 
 from cardgames.engines.nismatch.cards import DECKS, ZONES, card_def, card_key
 from cardgames.engines.nismatch.engine import HAND_SIZE, SPOILS, unit_stat
-from cardgames.presenters.words import generic_label, join_words, result_text, turn_text
+from cardgames.presenters.words import COLLAPSE_OVER, generic_label, join_words, result_text, turn_text
 
 
 def zone_name(zone: str) -> str:
@@ -505,7 +505,7 @@ def action_groups(actions: list[dict], view: dict, seat_name) -> list[dict]:
     # with the stack open, answering comes first and "pass" is the way to let it resolve
     if view.get("stack"):
         order = ["stack", *[k for k in order if k != "stack"]]
-    return [{"title": str(titles[k]), "actions": buckets[k], "collapsed": len(buckets[k]) > 12}
+    return [{"title": str(titles[k]), "actions": buckets[k], "collapsed": len(buckets[k]) > COLLAPSE_OVER}
             for k in order if buckets[k]]
 
 

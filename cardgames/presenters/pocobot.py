@@ -7,6 +7,8 @@ Piloto, Copiloto, Potenciador; "mecha montado"; quemar combustible; tripulación
 
 from __future__ import annotations
 
+import json
+
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.utils.translation import pgettext
@@ -14,6 +16,7 @@ from django.utils.translation import pgettext
 from cardgames.engines.pocobot.cards import suit, value
 from cardgames.engines.pocobot.panel import MOUNT_CARDS, MOUNT_PILOT_SUIT, copy_panel, take_damage
 from cardgames.presenters.words import (
+    COLLAPSE_OVER,
     SUIT_SYMBOLS,
     card,
     card_text,
@@ -354,10 +357,47 @@ def action_groups(actions: list[dict], view: dict, seat_name) -> list[dict]:
         else:
             key = "pass"
         buckets[key].append((action, action_label(action, view, seat_name)))
-    return [
-        {"title": str(titles[k]), "actions": buckets[k], "collapsed": len(buckets[k]) > 12}
+    groups = [
+        {"title": str(titles[k]), "actions": buckets[k], "collapsed": len(buckets[k]) > COLLAPSE_OVER}
         for k in order if buckets[k]
     ]
+    for group in groups:
+        if group["title"] == str(titles["two"]) and group["collapsed"]:
+            group["sections"] = _by_first_change(group["actions"], view)
+        elif group["title"] == str(titles["pass"]) and group["collapsed"]:
+            group["sections"] = _by_first_discard(group["actions"])
+    return groups
+
+
+def _by_first_change(pairs: list[tuple[dict, str]], view: dict) -> list[dict]:
+    """The two-change moves nested by their first change ("First: put the 9♠ in Projectiles"), each
+    offering the second change; in the engine's order (a first change where it first appears)."""
+    sections: dict[str, dict] = {}
+    for action, _label in pairs:
+        first, *rest = action["ops"]
+        key = json.dumps(first, sort_keys=True)
+        if key not in sections:
+            sections[key] = {"title": _("First: %(change)s") % {"change": _op_text(first, view)}, "actions": []}
+        sections[key]["actions"].append((action, _("Then: %(change)s") % {"change": _ops_text(rest, view)}))
+    return list(sections.values())
+
+
+def _by_first_discard(pairs: list[tuple[dict, str]]) -> list[dict]:
+    """Passing with a big hand offers every pair to discard: nested by the pair's first card (in
+    the hand's order), each button the second card."""
+    sections: dict[str, dict] = {}
+    for action, label in pairs:
+        cards = action["cards"]
+        if len(cards) < 2:  # "Pass" alone, or with the one card left: a section of its own
+            sections.setdefault(label, {"title": label, "actions": []})["actions"].append((action, label))
+            continue
+        first = cards[0]
+        if first not in sections:
+            sections[first] = {"title": _("Pass, discarding the %(card)s and…") % {"card": card_text(first)},
+                               "actions": []}
+        sections[first]["actions"].append(
+            (action, _("…the %(cards)s") % {"cards": join_words([card_text(c) for c in cards[1:]])}))
+    return list(sections.values())
 
 
 def move_text(seat_name, seat: int, action: dict, viewer: int | None) -> str:

@@ -19,6 +19,9 @@ RED_SUITS = frozenset("HD")
 _CARD_RE = re.compile(r"^(10|[2-9AJQK])([SHDC])$")
 
 
+COLLAPSE_OVER = 12  # a section of actions longer than this starts closed on the page (its count shown)
+
+
 def is_card_code(value: object) -> bool:
     return isinstance(value, str) and _CARD_RE.match(value) is not None
 

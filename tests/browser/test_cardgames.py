@@ -59,8 +59,20 @@ def _play(page, rng, *, label_matches=None):
         labels = [forms.nth(i).inner_text() for i in range(count)]
         index = next((i for i, text in enumerate(labels) if re.search(label_matches, text)), index)
     before = _version(page)
-    forms.nth(index).locator("button").click()
+    form = forms.nth(index)
+    _open_sections_around(form)
+    form.locator("button").click()
     _moved_on(page, before)
+
+
+def _open_sections_around(form):
+    """What a person does to reach a move in a long list: open its section (and the section of its
+    first change), outermost first, by tapping the section's title."""
+    sections = form.locator("xpath=ancestor::details")
+    for i in range(sections.count()):
+        section = sections.nth(i)
+        if section.get_attribute("open") is None:
+            section.locator(":scope > summary").click()
 
 
 def _until(page, predicate, rng, limit=400):
@@ -144,3 +156,36 @@ def test_a_nismatch_turn_with_the_stack_open(phone):
     assert_accessible(page, "cardgames-nismatch-stack")
     _play(page, rng, label_matches=r"Pasa|deja que se resuelvan")
     shot(page, "cardgames-nismatch-after-stack")
+
+
+def test_a_long_pocobot_turn_on_a_phone_is_a_few_taps(phone):
+    """Hundreds of moves in one turn: long sections start closed with their count, the two-change
+    moves nest by their first change; a person opens the section, then the first change, and taps
+    the second. Every move stays its own form (no JavaScript needed)."""
+    page = _person(phone, "mecha_larga")
+    _new_table(page, "pocobot", seat_1="random")
+    rng = random.Random(5)
+    big = page.locator("details.action-more").filter(has_text="Dos cambios en un turno")
+    nested = big.locator("details.action-sub")
+    assert _until(page, lambda: nested.count() > 0, rng, limit=200), "no turn with two-change moves"
+    forms = page.locator("form[data-legal-action]")
+    total = forms.count()
+    summary = big.locator(":scope > summary")
+    assert re.fullmatch(r"Dos cambios en un turno\s+\(\d+\)", summary.inner_text().strip())
+    assert int(re.search(r"\((\d+)\)", summary.inner_text()).group(1)) == big.locator("form[data-legal-action]").count()
+    assert big.get_attribute("open") is None
+    assert page.locator("form[data-legal-action]:visible").count() < total  # the closed ones wait a tap away
+    shot(page, "cardgames-pocobot-many-closed")
+    summary.click()
+    first = nested.first
+    assert first.locator(":scope > summary").inner_text().startswith("Primero: ")
+    first.locator(":scope > summary").click()
+    move = first.locator("form[data-legal-action] button").first
+    expect(move).to_be_visible()
+    assert move.inner_text().startswith("Luego: ") and move.get_attribute("aria-label")
+    shot(page, "cardgames-pocobot-many-open")
+    assert_accessible(page, "cardgames-pocobot-many-open")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    before = _version(page)
+    move.click()
+    _moved_on(page, before)

@@ -352,3 +352,39 @@ def test_pb_5_a_panel_says_how_far_its_mecha_is_from_mounted():
     theirs = next(p for p in board["panels"] if not p["is_you"])
     assert mine["mounted_text"] == "Not mounted yet: 3 of 6 module cards, 2 of 3 ♠."
     assert theirs["mounted_text"] == "Not mounted yet: it needs a Pilot, then 6 module cards, 3 of the Pilot’s suit."
+
+
+def test_long_sections_are_collapsed_and_pocobots_two_changes_nest_by_the_first_change():
+    """PoCoBOT offers hundreds of moves in a turn: a section over 12 is collapsed, and the two-change
+    moves come nested by their first change (and a pass with a big hand by the first card it
+    discards), every one of them exactly once, each button the rest and its spoken name the whole move."""
+    engine = get("pocobot")
+    nested = passes = 0
+    with translation.override("es"):
+        for state, seat in samples("pocobot"):
+            if seat is None:
+                continue
+            view = engine.view(state, seat)
+            for group in presenters.action_groups("pocobot", engine.legal_actions(state, seat), view, seat_name):
+                assert group["collapsed"] == (len(group["actions"]) > 12)
+                sections = group.get("sections")
+                if not sections:
+                    continue
+                two = group["title"] == "Dos cambios en un turno"
+                assert group["collapsed"] and (two or group["title"] == "Pasa")
+                nested += two
+                passes += not two
+                inner = [id(a) for s in sections for a, _label in s["actions"]]
+                assert sorted(inner) == sorted(id(a) for a, _label in group["actions"])
+                titles = [s["title"] for s in sections]
+                prefix = ("Primero: ", "Luego: ") if two else ("Pasa y descarta ", "…")
+                assert len(set(titles)) == len(titles) and all(t.startswith(prefix[0]) for t in titles)
+                for section in sections:
+                    firsts = {repr(a["ops"][0] if two else a["cards"][0]) for a, _label in section["actions"]}
+                    assert len(firsts) == 1
+                    labels = [label for _a, label in section["actions"]]
+                    assert len(set(labels)) == len(labels) and all(label.startswith(prefix[1]) for label in labels)
+                    assert len(section["spoken"]) == len(labels)
+                    assert not [s for s in section["spoken"] if re.search("[♠♥♦♣]", s)]
+    assert nested, "the seeded playouts reach a turn with many two-change moves"
+    assert passes, "and a turn passing with a big hand (every pair of cards to discard)"
