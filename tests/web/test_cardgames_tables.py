@@ -370,3 +370,33 @@ def test_each_action_button_carries_its_spoken_name_as_aria_label(client, post):
             assert not re.search("[♠♥♦♣]", spoken), spoken
             for rank, symbol in re.findall(r"(10|[2-9JQKA])([♠♥♦♣])", label):
                 assert card_spoken(rank + symbol_letter[symbol]) in spoken, (label, spoken)
+
+
+def test_nismatch_offers_every_distinct_legal_action_once_two_copies_one_button(client, post):
+    """Two copies of the same card in hand make the same move: the page offers it once, and still
+    every distinct legal action of the seat (a copy blind comparison at each turn of a seeded game)."""
+    import json
+
+    from cardgames.presenters.nismatch import copy_blind
+
+    _login(client)
+    post(reverse("cardgames_new", args=["nismatch"]), {"seats": 2, "seat_1": "random"})
+    table = Table.objects.get()
+    engine, rng, turns, twins = get("nismatch"), random.Random(14), 0, 0
+    for _ in range(3000):
+        html = client.get(table.get_absolute_url()).text
+        if "data-outcome" in html:
+            break
+        state = _state(table)
+        legal = engine.legal_actions(state, 0) if 0 in engine.to_move(state) else []
+        offered = forms(html, "data-legal-action")
+        actions = [json.loads(f.fields["action"]) for f in offered]
+        assert all(a in legal for a in actions), "only the seat's legal actions"
+        assert sorted(copy_blind(a) for a in actions) == sorted({copy_blind(a) for a in legal}), \
+            "every distinct legal action, each once"
+        turns += 1
+        twins += len(legal) - len(actions)
+        form = rng.choice(offered)
+        assert post(form.action, form.fields).status_code == 302
+    assert "data-outcome" in html and turns > 10
+    assert twins > 0, "the seeded game reached a hand with two copies of a card"
