@@ -58,7 +58,14 @@ from django.utils.translation import gettext as _
 
 from cardgames.engines import IllegalAction
 from cardgames.engines.pocobot.game import E_COPILOT_MODULE
-from cardgames.presenters.words import COLLAPSE_OVER, card_text, default_seat_name, generic_label, is_card_code, spoken
+from cardgames.presenters.words import (
+    COLLAPSE_OVER,
+    card_text,
+    default_seat_name,
+    generic_label,
+    is_card_code,
+    spoken,
+)
 from frontera.messages import engine_text
 
 SeatName = Callable[[int], str]

@@ -377,7 +377,8 @@ def _by_first_change(pairs: list[tuple[dict, str]], view: dict) -> list[dict]:
         first, *rest = action["ops"]
         key = json.dumps(first, sort_keys=True)
         if key not in sections:
-            sections[key] = {"title": _("First: %(change)s") % {"change": _op_text(first, view)}, "actions": []}
+            title = _("First: %(change)s") % {"change": _op_text(first, view)}
+            sections[key] = {"title": title, "actions": []}
         sections[key]["actions"].append((action, _("Then: %(change)s") % {"change": _ops_text(rest, view)}))
     return list(sections.values())
 

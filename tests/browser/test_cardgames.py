@@ -172,7 +172,8 @@ def test_a_long_pocobot_turn_on_a_phone_is_a_few_taps(phone):
     total = forms.count()
     summary = big.locator(":scope > summary")
     assert re.fullmatch(r"Dos cambios en un turno\s+\(\d+\)", summary.inner_text().strip())
-    assert int(re.search(r"\((\d+)\)", summary.inner_text()).group(1)) == big.locator("form[data-legal-action]").count()
+    count = int(re.search(r"\((\d+)\)", summary.inner_text()).group(1))
+    assert count == big.locator("form[data-legal-action]").count()
     assert big.get_attribute("open") is None
     assert page.locator("form[data-legal-action]:visible").count() < total  # the closed ones wait a tap away
     shot(page, "cardgames-pocobot-many-closed")

@@ -365,7 +365,8 @@ def test_long_sections_are_collapsed_and_pocobots_two_changes_nest_by_the_first_
             if seat is None:
                 continue
             view = engine.view(state, seat)
-            for group in presenters.action_groups("pocobot", engine.legal_actions(state, seat), view, seat_name):
+            actions = engine.legal_actions(state, seat)
+            for group in presenters.action_groups("pocobot", actions, view, seat_name):
                 assert group["collapsed"] == (len(group["actions"]) > 12)
                 sections = group.get("sections")
                 if not sections:
@@ -383,7 +384,8 @@ def test_long_sections_are_collapsed_and_pocobots_two_changes_nest_by_the_first_
                     firsts = {repr(a["ops"][0] if two else a["cards"][0]) for a, _label in section["actions"]}
                     assert len(firsts) == 1
                     labels = [label for _a, label in section["actions"]]
-                    assert len(set(labels)) == len(labels) and all(label.startswith(prefix[1]) for label in labels)
+                    assert len(set(labels)) == len(labels)
+                    assert all(label.startswith(prefix[1]) for label in labels)
                     assert len(section["spoken"]) == len(labels)
                     assert not [s for s in section["spoken"] if re.search("[♠♥♦♣]", s)]
     assert nested, "the seeded playouts reach a turn with many two-change moves"

@@ -359,10 +359,11 @@ def test_each_action_button_carries_its_spoken_name_as_aria_label(client, post):
     table = Table.objects.get()
     client.cookies["django_language"] = "es"
     page = client.get(table.get_absolute_url()).text
-    buttons = re.findall(r'<form [^>]*data-legal-action>.*?<button [^>]*aria-label="([^"]*)">([^<]*)</button>',
-                         page, re.S)
+    button = r'<form [^>]*data-legal-action>.*?<button [^>]*aria-label="([^"]*)">([^<]*)</button>'
+    buttons = re.findall(button, page, re.S)
     assert buttons and len(buttons) == len(forms(page, "data-legal-action"))
-    with_cards = [(unescape(spoken), unescape(label)) for spoken, label in buttons if re.search("[♠♥♦♣]", label)]
+    with_cards = [(unescape(spoken), unescape(label)) for spoken, label in buttons
+                  if re.search("[♠♥♦♣]", label)]
     assert with_cards, "Boom's first turn offers cards"
     symbol_letter = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
     with translation.override("es"):
