@@ -215,6 +215,11 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 
+# The bonus tables: the least time a bot's move takes on a worker, in seconds (0: as fast as it
+# thinks). A pause lets people see "the bot is thinking"; the services suite uses it to stop a
+# worker in the middle of a move.
+CARDGAMES_BOT_PAUSE = float(os.environ.get("CARDGAMES_BOT_PAUSE", "0"))
+
 INVITE_DEFAULT_DAYS = 7
 INVITE_DEFAULT_USES = 5
 
