@@ -1,0 +1,386 @@
+"""The bonus tables against a real server, with figures (not a test). Issue #13's bench.
+
+    .venv/bin/python bench/cardgames_bench.py [--moves 100] [--games 1] [--bot-moves 30] [--skip-peer]
+
+1. A table move → every seat and spectator updated. One uvicorn process on a fresh SQLite file
+   (migrated first; in-process live bus, Celery eager). Through the project's services: a campaign
+   of 8 people, a Boom table of 2 people seats open to the campaign (``table_create`` then
+   ``table_join``), so the 2 seated players and 6 spectators (campaign members) follow its live
+   topic ``table:<id>``: 8 SSE clients, each logged in with its own session cookie. The bench then
+   plays ``--moves`` moves over HTTP as the players would: it reads each seat's table region
+   (``?fragment=table``), picks one of the mover's ``data-legal-action`` forms (seeded) and posts
+   it with htmx's header. A finished game is followed by a rematch (the clients follow the new
+   table). Measured per move:
+
+   - the POST's own time (loopback: the server's time for the move plus a few hundred µs);
+   - push: from sending the POST until every one of the 8 clients holds a ``changed`` event for
+     the move's version (what issue #13 asks to compare with the peer);
+   - then ``--moves`` more moves where each client, on its ``changed``, refetches its table region
+     as the page does (``hx-trigger="sse:changed"``): from sending the POST until all 8 hold their
+     new region (what a person sees; the peer's clients hold the new state with the push itself).
+
+2. The boardgame.io peer (``bench/peer/peer_bench.js``: boardgame.io 0.50.2, in-memory, socket.io
+   clients on loopback) with the same number of clients, in the same run, and our push p95 over the
+   peer's (target ≤ 2). It needs node and npm; ``npm ci`` installs it into ``bench/peer/node_modules``
+   the first time.
+3. The strong bot's time per move (``cardgames/engines/bots.py``), each of the four games: seeded
+   games of the strong bot against the greedy one (the strong bot in seat 0, then 1, ...), at least
+   ``--games`` games and until ``--bot-moves`` strong moves with a choice were timed. Each move is
+   timed as the server's bot task chooses it (``view`` + ``legal_actions`` + ``choose``). Moves with
+   one legal action (no thinking) are counted apart. The load average is printed beside it: the
+   target (p95 ≤ 1 s) is for a quiet machine, and the bots are budgeted in wall-clock time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+PASSWORD = "una-clave-larga-7"  # tests/factories.py's, which makes the bench's users
+SEATED, SPECTATORS = 2, 6
+PEER = ROOT / "bench" / "peer"
+
+SETUP = """
+from cardgames.services import table_create, table_join
+from cardgames.models import Table
+from tests.factories import make_campaign, make_user
+seated = [make_user(f"bench_seat{{i}}") for i in range({seated})]
+watchers = [make_user(f"bench_watch{{i}}") for i in range({spectators})]
+campaign = make_campaign(seated[0], name="Bench tables", players=seated[1:] + watchers)
+table, token = table_create(game="boom", by=seated[0], seats={seated}, privacy=Table.Privacy.CAMPAIGN,
+                            campaign=campaign, seed={seed})
+for user in seated[1:]:
+    table_join(table=table, by=user, token=token)
+print("TABLE", table.pk)
+"""
+
+
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def row(name, values, scale=1000.0, unit="ms"):
+    """One line of the table: n, p50, p95, max."""
+    if not values:
+        return f"  {name:<44} (none)"
+    return (f"  {name:<44} n={len(values):<4} p50={pct(values, .5) * scale:7.1f} {unit}  "
+            f"p95={pct(values, .95) * scale:7.1f} {unit}  max={max(values) * scale:7.1f} {unit}")
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+# --- 1. a table over HTTP ------------------------------------------------------------------------
+
+
+class Person:
+    """A logged-in browser: its own httpx client and session cookie."""
+
+    def __init__(self, base: str, username: str):
+        import httpx
+
+        self.base, self.username = base, username
+        self.http = httpx.Client(base_url=base, timeout=30, follow_redirects=False)
+        self.http.get("/cuentas/entrar/")
+        r = self.http.post("/cuentas/entrar/", data={"username": username, "password": PASSWORD,
+                                                      "csrfmiddlewaretoken": self.http.cookies["csrftoken"]})
+        assert r.status_code == 302, (username, r.status_code, r.text[:300])
+
+    def clone(self):
+        """A second connection with the same cookies (for the SSE stream and its refetches)."""
+        import httpx
+
+        other = object.__new__(Person)
+        other.base, other.username = self.base, self.username
+        other.http = httpx.Client(base_url=self.base, timeout=30, follow_redirects=False, cookies=self.http.cookies)
+        return other
+
+    def region(self, table: int) -> str:
+        r = self.http.get(f"/mesas/mesa/{table}/", params={"fragment": "table"}, headers={"HX-Request": "true"})
+        assert r.status_code == 200, (self.username, r.status_code)
+        return r.text
+
+    def post(self, url: str, data: dict) -> tuple[str, float]:
+        data = {**data, "csrfmiddlewaretoken": self.http.cookies["csrftoken"]}
+        start = time.perf_counter()
+        r = self.http.post(url, data=data, headers={"HX-Request": "true"})
+        elapsed = time.perf_counter() - start
+        assert r.status_code == 200, (url, r.status_code, r.text[:300])
+        return r.text, elapsed
+
+
+class Follower(threading.Thread):
+    """One SSE client on ``table:<id>``: the arrival time of each ``changed`` version, and (with
+    ``refetch``) the time its table region came back after it, as the page's hx-trigger does."""
+
+    def __init__(self, person: Person, table: int, refetch: bool):
+        super().__init__(daemon=True)
+        self.person, self.table, self.refetch = person.clone(), table, refetch
+        self.changed: list[tuple[float, int]] = []
+        self.refetched: list[tuple[float, int]] = []
+        self.ready, self.stop = threading.Event(), False
+
+    def run(self):
+        try:
+            with self.person.http.stream("GET", f"/live/table:{self.table}/", timeout=None) as response:
+                version = 0
+                for line in response.iter_lines():
+                    if self.stop:
+                        return
+                    if line.startswith("id: "):
+                        version = int(line[4:])
+                    elif line.startswith("event: hello"):
+                        self.ready.set()
+                    elif line.startswith("event: changed"):
+                        self.changed.append((time.perf_counter(), version))
+                        if self.refetch:
+                            self.person.region(self.table)
+                            self.refetched.append((time.perf_counter(), version))
+        except Exception:  # noqa: BLE001 (the server stops under our feet at the end)
+            pass
+
+
+def legal_forms(region: str) -> list[dict]:
+    """The ``data-legal-action`` forms of a table region, as the fields a browser would post."""
+    forms = []
+    for form in re.findall(r"<form\b[^>]*\bdata-legal-action\b[^>]*>.*?</form>", region, re.S):
+        action = re.search(r'\baction="([^"]+)"', form).group(1)
+        fields = {name: html.unescape(value) for name, value in
+                  re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form)}
+        fields.pop("csrfmiddlewaretoken", None)
+        forms.append({"url": html.unescape(action), "data": fields})
+    return forms
+
+
+def version_of(region: str) -> int:
+    return int(re.search(r'data-version="(\d+)"', region).group(1))
+
+
+def arrival(events: list[tuple[float, int]], version: int, sent: float) -> float | None:
+    return next((t for t, v in events if v >= version and t >= sent), None)
+
+
+class TablePlay:
+    """The table's seats, its followers, and the moves made on it over HTTP."""
+
+    def __init__(self, base: str, table: int, rng: random.Random):
+        self.seats = [Person(base, f"bench_seat{i}") for i in range(SEATED)]
+        self.watchers = [Person(base, f"bench_watch{i}") for i in range(SPECTATORS)]
+        self.rng, self.table, self.followers = rng, table, []
+        self.post_times: list[float] = []
+        self.rematches = 0
+
+    def follow(self, refetch: bool) -> None:
+        for follower in self.followers:
+            follower.stop = True
+        self.followers = [Follower(p, self.table, refetch) for p in [*self.seats, *self.watchers]]
+        for follower in self.followers:
+            follower.start()
+        for follower in self.followers:
+            assert follower.ready.wait(15), "an SSE client never got its hello"
+
+    def _rematch(self) -> None:
+        r = self.seats[0].http.post(f"/mesas/mesa/{self.table}/revancha/",
+                                    data={"csrfmiddlewaretoken": self.seats[0].http.cookies["csrftoken"]})
+        assert r.status_code == 302, r.status_code
+        self.table = int(re.search(r"/mesa/(\d+)/", r.headers["location"]).group(1))
+        self.rematches += 1
+
+    def move(self, refetch: bool, timeout: float = 10.0) -> tuple[float, float | None]:
+        """One move by whichever seat is to move; (POST time, time until all followers updated)."""
+        for _attempt in range(3):
+            for person in self.seats:
+                forms = legal_forms(person.region(self.table))
+                if forms:
+                    break
+            else:  # nobody may move: the game is over
+                self._rematch()
+                self.follow(refetch)
+                continue
+            chosen = self.rng.choice(forms)
+            sent = time.perf_counter()
+            region, post_time = person.post(chosen["url"], chosen["data"])
+            assert 'data-testid="error"' not in region, re.search(r'data-testid="error">([^<]*)', region).group(1)
+            version = version_of(region)
+            deadline = time.monotonic() + timeout
+            events = "refetched" if refetch else "changed"
+            while time.monotonic() < deadline:
+                done = [arrival(getattr(f, events), version, sent) for f in self.followers]
+                if all(done):
+                    return post_time, max(done) - sent
+                time.sleep(0.0005)
+            return post_time, None
+        raise RuntimeError("no legal move after two rematches")
+
+
+def table_over_http(tmp: Path, moves: int) -> dict:
+    from tests.servers import AppServer
+
+    env = {"DATABASE_URL": "", "REDIS_URL": "", "SQLITE_PATH": str(tmp / "bench.sqlite3"), "DEBUG": "false",
+           "AXES_FAILURE_LIMIT": "1000", "LIVE_KEEPALIVE_SECONDS": "5"}
+    server = AppServer(env, tmp / "server.log")
+    server.manage("migrate", "--no-input")
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c",
+                          SETUP.format(seated=SEATED, spectators=SPECTATORS, seed=13)],
+                         cwd=ROOT, env=server.env, check=True, capture_output=True, text=True).stdout
+    table = int(re.search(r"TABLE (\d+)", out).group(1))
+    server.start()
+    result = {}
+    try:
+        play = TablePlay(server.url, table, random.Random(13))
+        for refetch in (False, True):
+            play.follow(refetch)
+            posts, updates, lost = [], [], 0
+            for _ in range(moves):
+                post_time, update = play.move(refetch)
+                posts.append(post_time)
+                if update is None:
+                    lost += 1
+                else:
+                    updates.append(update)
+            result["refetch" if refetch else "push"] = {"posts": posts, "updates": updates, "lost": lost}
+        result["rematches"] = play.rematches
+        for follower in play.followers:
+            follower.stop = True
+    finally:
+        server.stop()
+    return result
+
+
+# --- 2. the boardgame.io peer ----------------------------------------------------------------------
+
+
+def peer_run(moves: int, clients: int) -> dict | None:
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        print("The boardgame.io peer: not run (node and npm are needed).")
+        return None
+    if not (PEER / "node_modules" / "boardgame.io").exists():
+        print("The boardgame.io peer: installing it with `npm ci` in bench/peer (first run)...", flush=True)
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=PEER, check=True, capture_output=True)
+    out = subprocess.run([node, "peer_bench.js", "--moves", str(moves), "--clients", str(clients)], cwd=PEER,
+                         check=True, capture_output=True, text=True, timeout=600).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+# --- 3. the strong bot ----------------------------------------------------------------------------
+
+
+def strong_bot_times(name: str, min_games: int, min_moves: int, max_games: int = 6) -> dict:
+    from cardgames import engines
+    from cardgames.engines.bots import make_bot
+
+    engine = engines.get(name)
+    thinking, forced, games = [], 0, 0
+    load_before = load()
+    start = time.perf_counter()
+    while games < max_games and (games < min_games or len(thinking) < min_moves):
+        strong_seat = games % 2
+        bots = [make_bot(engine, "greedy"), make_bot(engine, "greedy")]
+        bots[strong_seat] = make_bot(engine, "strong")
+        seed = 1 + games
+        state = engine.new_game(2, seed)
+        rngs = [random.Random(f"bot:{seed}:{seat}") for seat in range(2)]
+        for _ply in range(5000):
+            movers = engine.to_move(state)
+            if not movers:
+                break
+            seat = movers[0]
+            t = time.perf_counter()
+            view = engine.view(state, seat)
+            actions = engine.legal_actions(state, seat)
+            action = bots[seat].choose(engine, view, seat, actions, rngs[seat])
+            elapsed = time.perf_counter() - t
+            if seat == strong_seat:
+                if len(actions) > 1:
+                    thinking.append(elapsed)
+                else:
+                    forced += 1
+            state = engine.apply(state, seat, action)
+        games += 1
+    return {"thinking": thinking, "forced": forced, "games": games, "seconds": time.perf_counter() - start,
+            "load_before": load_before, "load_after": load()}
+
+
+# --- the run --------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--moves", type=int, default=100, help="moves over HTTP, in each of the two passes")
+    parser.add_argument("--games", type=int, default=1, help="strong-bot games per card game, at least")
+    parser.add_argument("--bot-moves", type=int, default=30, help="strong moves with a choice to time per card game, at least")
+    parser.add_argument("--skip-peer", action="store_true", help="do not run the boardgame.io peer")
+    args = parser.parse_args()
+    clients = SEATED + SPECTATORS
+    started = time.perf_counter()
+    print(f"Load average (1, 5, 15 min) at the start: {load()}  ({os.cpu_count()} cores)", flush=True)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        http = table_over_http(Path(tmp), args.moves)
+    print(f"\n1. A Boom table over HTTP: {SEATED} seated players + {SPECTATORS} spectators = {clients} SSE clients "
+          f"(one uvicorn process, SQLite, in-process bus), {args.moves} moves per pass, "
+          f"{http['rematches']} rematches; load average now {load()}")
+    push, refetch = http["push"], http["refetch"]
+    print(row("move POST (server time + loopback)", push["posts"] + refetch["posts"]))
+    print(row(f"push: move POST → all {clients} hold `changed`", push["updates"]))
+    print(row(f"updated: move POST → all {clients} refetched", refetch["updates"]))
+    print(f"  updates never received within 10 s: {push['lost']} (push), {refetch['lost']} (refetch)")
+
+    peer = None
+    if not args.skip_peer:
+        peer = peer_run(args.moves, clients)
+        if peer:
+            print(f"\n2. The boardgame.io peer ({peer['peer']}, in-memory, {peer['clients']} socket.io clients on "
+                  f"loopback, {peer['moves']} moves, a trivial counter game); load average now {load()}")
+            print(f"  {'push: a move → all ' + str(peer['clients']) + ' clients hold the state':<44} "
+                  f"n={peer['moves']:<4} p50={peer['p50_ms']:7.1f} ms  p95={peer['p95_ms']:7.1f} ms  "
+                  f"max={peer['max_ms']:7.1f} ms")
+
+    print("\n3. The strong bot's time per move (against the greedy bot, 2 seats, seeds from 1; "
+          "moves with one legal action apart)")
+    bots = {}
+    for name in ("pocobot", "palmera", "boom", "nismatch"):
+        bots[name] = r = strong_bot_times(name, args.games, args.bot_moves)
+        print(row(f"{name} ({r['games']} games, {r['forced']} forced moves)", r["thinking"])
+              + f"  load {r['load_before']} → {r['load_after']}", flush=True)
+
+    print(f"\nIssue #13's targets in this run (load average at the end: {load()}; "
+          f"the whole run took {time.perf_counter() - started:.0f} s):")
+    ours = push["updates"]
+    if ours and peer:
+        ratio = pct(ours, .95) * 1000 / peer["p95_ms"]
+        print(f"  push p95, ours / peer: {pct(ours, .95) * 1000:.1f} / {peer['p95_ms']:.1f} ms = {ratio:.2f} ≤ 2: "
+              f"{'met' if ratio <= 2 else 'NOT met'}")
+        updated = refetch["updates"]
+        if updated:
+            ratio = pct(updated, .95) * 1000 / peer["p95_ms"]
+            print(f"  (with the refetch, what a person sees: {pct(updated, .95) * 1000:.1f} ms, {ratio:.2f}× the peer)")
+    else:
+        print("  push p95, ours / peer: not compared (the peer did not run)")
+    for name, r in bots.items():
+        if r["thinking"]:
+            p95 = pct(r["thinking"], .95)
+            print(f"  strong bot, {name:<9} p95 {p95 * 1000:6.1f} ms ≤ 1000 ms: {'met' if p95 <= 1 else 'NOT met'}"
+                  f" (load {r['load_before']} → {r['load_after']})")
+
+
+if __name__ == "__main__":
+    main()
