@@ -12,7 +12,8 @@
    it with htmx's header. A finished game is followed by a rematch (the clients follow the new
    table). Measured per move:
 
-   - the POST's own time (loopback: the server's time for the move plus a few hundred µs);
+   - the POST's own time (loopback: the server's time for the move, and the mover's new region it
+     answers with, plus a few hundred µs); and apart, the time of a seat's region GET;
    - push: from sending the POST until every one of the 8 clients holds a ``changed`` event for
      the move's version (what issue #13 asks to compare with the peer);
    - then ``--moves`` more moves where each client, on its ``changed``, refetches its table region
@@ -50,14 +51,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-PASSWORD = "una-clave-larga-7"  # tests/factories.py's, which makes the bench's users
 SEATED, SPECTATORS = 2, 6
 PEER = ROOT / "bench" / "peer"
+KEEPALIVE = 2  # seconds between the stream's keep-alive lines (so a stopped client leaves soon)
 
 SETUP = """
+from django.conf import settings
+from django.test import Client
 from cardgames.services import table_create, table_join
 from cardgames.models import Table
 from tests.factories import make_campaign, make_user
+settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # this process only: fast set-up
 seated = [make_user(f"bench_seat{{i}}") for i in range({seated})]
 watchers = [make_user(f"bench_watch{{i}}") for i in range({spectators})]
 campaign = make_campaign(seated[0], name="Bench tables", players=seated[1:] + watchers)
@@ -66,6 +70,10 @@ table, token = table_create(game="boom", by=seated[0], seats={seated}, privacy=T
 for user in seated[1:]:
     table_join(table=table, by=user, token=token)
 print("TABLE", table.pk)
+for user in seated + watchers:
+    client = Client()
+    client.force_login(user)  # a real session row, as a log-in makes; its cookie goes to the bench
+    print("SESSION", user.username, client.cookies[settings.SESSION_COOKIE_NAME].value)
 """
 
 
@@ -91,17 +99,17 @@ def load() -> str:
 
 
 class Person:
-    """A logged-in browser: its own httpx client and session cookie."""
+    """A logged-in browser: its own httpx client with the session cookie of its user (made by the
+    set-up through Django's own log-in, ``force_login``, so the bench spends no time hashing)."""
 
-    def __init__(self, base: str, username: str):
+    def __init__(self, base: str, username: str, session_key: str, table: int):
         import httpx
 
         self.base, self.username = base, username
-        self.http = httpx.Client(base_url=base, timeout=30, follow_redirects=False)
-        self.http.get("/cuentas/entrar/")
-        r = self.http.post("/cuentas/entrar/", data={"username": username, "password": PASSWORD,
-                                                      "csrfmiddlewaretoken": self.http.cookies["csrftoken"]})
-        assert r.status_code == 302, (username, r.status_code, r.text[:300])
+        self.http = httpx.Client(base_url=base, timeout=30, follow_redirects=False,
+                                 cookies={"sessionid": session_key})
+        r = self.http.get(f"/mesas/mesa/{table}/")  # the page, as a browser opens it: sets the CSRF cookie
+        assert r.status_code == 200 and "csrftoken" in self.http.cookies, (username, r.status_code)
 
     def clone(self):
         """A second connection with the same cookies (for the SSE stream and its refetches)."""
@@ -180,16 +188,19 @@ def arrival(events: list[tuple[float, int]], version: int, sent: float) -> float
 class TablePlay:
     """The table's seats, its followers, and the moves made on it over HTTP."""
 
-    def __init__(self, base: str, table: int, rng: random.Random):
-        self.seats = [Person(base, f"bench_seat{i}") for i in range(SEATED)]
-        self.watchers = [Person(base, f"bench_watch{i}") for i in range(SPECTATORS)]
+    def __init__(self, base: str, table: int, sessions: dict[str, str], rng: random.Random):
+        people = {name: Person(base, name, key, table) for name, key in sessions.items()}
+        self.seats = [people[f"bench_seat{i}"] for i in range(SEATED)]
+        self.watchers = [people[f"bench_watch{i}"] for i in range(SPECTATORS)]
         self.rng, self.table, self.followers = rng, table, []
-        self.post_times: list[float] = []
+        self.region_times: list[float] = []  # a seat's table region (?fragment=table), read before each move
         self.rematches = 0
 
     def follow(self, refetch: bool) -> None:
-        for follower in self.followers:
+        for follower in self.followers:  # the old table's (or pass's) clients go away first
             follower.stop = True
+        for follower in self.followers:
+            follower.join(KEEPALIVE + 3)  # it returns at its next line: at the latest a keep-alive
         self.followers = [Follower(p, self.table, refetch) for p in [*self.seats, *self.watchers]]
         for follower in self.followers:
             follower.start()
@@ -207,7 +218,10 @@ class TablePlay:
         """One move by whichever seat is to move; (POST time, time until all followers updated)."""
         for _attempt in range(3):
             for person in self.seats:
-                forms = legal_forms(person.region(self.table))
+                start = time.perf_counter()
+                region = person.region(self.table)
+                self.region_times.append(time.perf_counter() - start)
+                forms = legal_forms(region)
                 if forms:
                     break
             else:  # nobody may move: the game is over
@@ -234,17 +248,18 @@ def table_over_http(tmp: Path, moves: int) -> dict:
     from tests.servers import AppServer
 
     env = {"DATABASE_URL": "", "REDIS_URL": "", "SQLITE_PATH": str(tmp / "bench.sqlite3"), "DEBUG": "false",
-           "AXES_FAILURE_LIMIT": "1000", "LIVE_KEEPALIVE_SECONDS": "5"}
+           "AXES_FAILURE_LIMIT": "1000", "LIVE_KEEPALIVE_SECONDS": str(KEEPALIVE)}
     server = AppServer(env, tmp / "server.log")
     server.manage("migrate", "--no-input")
     out = subprocess.run([sys.executable, "manage.py", "shell", "-c",
                           SETUP.format(seated=SEATED, spectators=SPECTATORS, seed=13)],
                          cwd=ROOT, env=server.env, check=True, capture_output=True, text=True).stdout
     table = int(re.search(r"TABLE (\d+)", out).group(1))
+    sessions = dict(re.findall(r"SESSION (\S+) (\S+)", out))
     server.start()
     result = {}
     try:
-        play = TablePlay(server.url, table, random.Random(13))
+        play = TablePlay(server.url, table, sessions, random.Random(13))
         for refetch in (False, True):
             play.follow(refetch)
             posts, updates, lost = [], [], 0
@@ -256,7 +271,7 @@ def table_over_http(tmp: Path, moves: int) -> dict:
                 else:
                     updates.append(update)
             result["refetch" if refetch else "push"] = {"posts": posts, "updates": updates, "lost": lost}
-        result["rematches"] = play.rematches
+        result["rematches"], result["regions"] = play.rematches, play.region_times
         for follower in play.followers:
             follower.stop = True
     finally:
@@ -326,7 +341,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--moves", type=int, default=100, help="moves over HTTP, in each of the two passes")
     parser.add_argument("--games", type=int, default=1, help="strong-bot games per card game, at least")
-    parser.add_argument("--bot-moves", type=int, default=30, help="strong moves with a choice to time per card game, at least")
+    parser.add_argument("--bot-moves", type=int, default=30,
+                        help="strong moves with a choice to time per card game, at least")
     parser.add_argument("--skip-peer", action="store_true", help="do not run the boardgame.io peer")
     args = parser.parse_args()
     clients = SEATED + SPECTATORS
@@ -340,6 +356,7 @@ def main() -> None:
           f"{http['rematches']} rematches; load average now {load()}")
     push, refetch = http["push"], http["refetch"]
     print(row("move POST (server time + loopback)", push["posts"] + refetch["posts"]))
+    print(row("table region GET (a seat, between moves)", http["regions"]))
     print(row(f"push: move POST → all {clients} hold `changed`", push["updates"]))
     print(row(f"updated: move POST → all {clients} refetched", refetch["updates"]))
     print(f"  updates never received within 10 s: {push['lost']} (push), {refetch['lost']} (refetch)")
