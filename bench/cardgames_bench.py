@@ -21,8 +21,10 @@
      new region (what a person sees; the peer's clients hold the new state with the push itself).
 
 2. The boardgame.io peer (``bench/peer/peer_bench.js``: boardgame.io 0.50.2, in-memory, socket.io
-   clients on loopback) with the same number of clients, in the same run, and our push p95 over the
-   peer's (target ≤ 2). It needs node and npm; ``npm ci`` installs it into ``bench/peer/node_modules``
+   clients on loopback, a one-counter game) with the same number of clients and moves, run right
+   before and right after our push pass (our server idles meanwhile), and our push p95 over each
+   of the peer's (target ≤ 2): on a shared machine one short run of the peer can land in a quiet or
+   a busy second, so the two runs show how far its figure moves. It needs node and npm; ``npm ci`` installs it into ``bench/peer/node_modules``
    the first time.
 3. The strong bot's time per move (``cardgames/engines/bots.py``), each of the four games: seeded
    games of the strong bot against the greedy one (the strong bot in seat 0, then 1, ...), at least
@@ -244,7 +246,9 @@ class TablePlay:
         raise RuntimeError("no legal move after two rematches")
 
 
-def table_over_http(tmp: Path, moves: int) -> dict:
+def table_over_http(tmp: Path, moves: int, peer=None) -> dict:
+    """Both passes of ``moves`` moves; ``peer()`` (the peer's run) is called right before and right
+    after the push pass, so the two sides are measured under the same load as far as can be."""
     from tests.servers import AppServer
 
     env = {"DATABASE_URL": "", "REDIS_URL": "", "SQLITE_PATH": str(tmp / "bench.sqlite3"), "DEBUG": "false",
@@ -257,11 +261,13 @@ def table_over_http(tmp: Path, moves: int) -> dict:
     table = int(re.search(r"TABLE (\d+)", out).group(1))
     sessions = dict(re.findall(r"SESSION (\S+) (\S+)", out))
     server.start()
-    result = {}
+    result = {"peer": []}
     try:
         play = TablePlay(server.url, table, sessions, random.Random(13))
         for refetch in (False, True):
             play.follow(refetch)
+            if peer and len(result["peer"]) < 2:
+                result["peer"].append(peer())
             posts, updates, lost = [], [], 0
             for _ in range(moves):
                 post_time, update = play.move(refetch)
@@ -271,6 +277,8 @@ def table_over_http(tmp: Path, moves: int) -> dict:
                 else:
                     updates.append(update)
             result["refetch" if refetch else "push"] = {"posts": posts, "updates": updates, "lost": lost}
+            if peer and len(result["peer"]) < 2:
+                result["peer"].append(peer())
         result["rematches"], result["regions"] = play.rematches, play.region_times
         for follower in play.followers:
             follower.stop = True
@@ -349,8 +357,9 @@ def main() -> None:
     started = time.perf_counter()
     print(f"Load average (1, 5, 15 min) at the start: {load()}  ({os.cpu_count()} cores)", flush=True)
 
+    peer = None if args.skip_peer else (lambda: peer_run(args.moves, clients))
     with tempfile.TemporaryDirectory() as tmp:
-        http = table_over_http(Path(tmp), args.moves)
+        http = table_over_http(Path(tmp), args.moves, peer)
     print(f"\n1. A Boom table over HTTP: {SEATED} seated players + {SPECTATORS} spectators = {clients} SSE clients "
           f"(one uvicorn process, SQLite, in-process bus), {args.moves} moves per pass, "
           f"{http['rematches']} rematches; load average now {load()}")
@@ -361,15 +370,15 @@ def main() -> None:
     print(row(f"updated: move POST → all {clients} refetched", refetch["updates"]))
     print(f"  updates never received within 10 s: {push['lost']} (push), {refetch['lost']} (refetch)")
 
-    peer = None
-    if not args.skip_peer:
-        peer = peer_run(args.moves, clients)
-        if peer:
-            print(f"\n2. The boardgame.io peer ({peer['peer']}, in-memory, {peer['clients']} socket.io clients on "
-                  f"loopback, {peer['moves']} moves, a trivial counter game); load average now {load()}")
-            print(f"  {'push: a move → all ' + str(peer['clients']) + ' clients hold the state':<44} "
-                  f"n={peer['moves']:<4} p50={peer['p50_ms']:7.1f} ms  p95={peer['p95_ms']:7.1f} ms  "
-                  f"max={peer['max_ms']:7.1f} ms")
+    peers = [(when, r) for when, r in zip(("before", "after"), http["peer"], strict=False) if r]
+    if peers:
+        first = peers[0][1]
+        print(f"\n2. The boardgame.io peer ({first['peer']}, in-memory, {first['clients']} socket.io clients on "
+              f"loopback, {first['moves']} moves, a trivial counter game), run right before and right after "
+              "our push pass")
+        for when, r in peers:
+            print(f"  {'push: a move → all ' + str(r['clients']) + ' hold the state, ' + when:<44} "
+                  f"n={r['moves']:<4} p50={r['p50_ms']:7.1f} ms  p95={r['p95_ms']:7.1f} ms  max={r['max_ms']:7.1f} ms")
 
     print("\n3. The strong bot's time per move (against the greedy bot, 2 seats, seeds from 1; "
           "moves with one legal action apart)")
@@ -382,14 +391,17 @@ def main() -> None:
     print(f"\nIssue #13's targets in this run (load average at the end: {load()}; "
           f"the whole run took {time.perf_counter() - started:.0f} s):")
     ours = push["updates"]
-    if ours and peer:
-        ratio = pct(ours, .95) * 1000 / peer["p95_ms"]
-        print(f"  push p95, ours / peer: {pct(ours, .95) * 1000:.1f} / {peer['p95_ms']:.1f} ms = {ratio:.2f} ≤ 2: "
-              f"{'met' if ratio <= 2 else 'NOT met'}")
-        updated = refetch["updates"]
-        if updated:
-            ratio = pct(updated, .95) * 1000 / peer["p95_ms"]
-            print(f"  (with the refetch, what a person sees: {pct(updated, .95) * 1000:.1f} ms, {ratio:.2f}× the peer)")
+    if ours and peers:
+        p95 = pct(ours, .95) * 1000
+        ratios = [p95 / r["p95_ms"] for _when, r in peers]
+        for (when, r), ratio in zip(peers, ratios, strict=True):
+            print(f"  push p95, ours / peer's run {when}: {p95:.1f} / {r['p95_ms']:.1f} ms = {ratio:.2f}")
+        verdict = "met" if max(ratios) <= 2 else "met against one peer run only" if min(ratios) <= 2 else "NOT met"
+        print(f"  push p95 ≤ 2× the peer's: {verdict}")
+        if refetch["updates"]:
+            updated = pct(refetch["updates"], .95) * 1000
+            print(f"  (with the refetch, what a person sees: p95 {updated:.1f} ms, "
+                  + ", ".join(f"{updated / r['p95_ms']:.1f}×" for _when, r in peers) + " the peer's)")
     else:
         print("  push p95, ours / peer: not compared (the peer did not run)")
     for name, r in bots.items():
