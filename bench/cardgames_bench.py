@@ -28,8 +28,8 @@
    the first time.
 3. The strong bot's time per move (``cardgames/engines/bots.py``), each of the four games: seeded
    games of the strong bot against the greedy one (the strong bot in seat 0, then 1, ...), at least
-   ``--games`` games and until ``--bot-moves`` strong moves with a choice were timed. Each move is
-   timed as the server's bot task chooses it (``view`` + ``legal_actions`` + ``choose``). Moves with
+   ``--games`` games and until ``--bot-moves`` strong moves with a choice were timed (a game is cut
+   at twice that many, so a long PoCoBOT game does not take minutes). Each move is timed as the server's bot task chooses it (``view`` + ``legal_actions`` + ``choose``). Moves with
    one legal action (no thinking) are counted apart. The load average is printed beside it: the
    target (p95 ≤ 1 s) is for a quiet machine, and the bots are budgeted in wall-clock time.
 """
@@ -323,7 +323,7 @@ def strong_bot_times(name: str, min_games: int, min_moves: int, max_games: int =
         rngs = [random.Random(f"bot:{seed}:{seat}") for seat in range(2)]
         for _ply in range(5000):
             movers = engine.to_move(state)
-            if not movers:
+            if not movers or len(thinking) >= 2 * min_moves:  # a long game is cut: the bench's time
                 break
             seat = movers[0]
             t = time.perf_counter()
