@@ -15,7 +15,8 @@
    - the POST's own time (loopback: the server's time for the move, and the mover's new region it
      answers with, plus a few hundred µs); and apart, the time of a seat's region GET;
    - push: from sending the POST until every one of the 8 clients holds a ``changed`` event for
-     the move's version (what issue #13 asks to compare with the peer);
+     the move's version (what issue #13 asks to compare with the peer), and until the first one
+     does (the move's work up to its commit and publish; the rest is the fan-out);
    - then ``--moves`` more moves where each client, on its ``changed``, refetches its table region
      as the page does (``hx-trigger="sse:changed"``): from sending the POST until all 8 hold their
      new region (what a person sees; the peer's clients hold the new state with the push itself).
@@ -216,8 +217,9 @@ class TablePlay:
         self.table = int(re.search(r"/mesa/(\d+)/", r.headers["location"]).group(1))
         self.rematches += 1
 
-    def move(self, refetch: bool, timeout: float = 10.0) -> tuple[float, float | None]:
-        """One move by whichever seat is to move; (POST time, time until all followers updated)."""
+    def move(self, refetch: bool, timeout: float = 10.0) -> tuple[float, list[float] | None]:
+        """One move by whichever seat is to move: the POST's time, and each follower's time from
+        sending it until it was updated (``None`` if one was not within ``timeout``)."""
         for _attempt in range(3):
             for person in self.seats:
                 start = time.perf_counter()
@@ -240,7 +242,7 @@ class TablePlay:
             while time.monotonic() < deadline:
                 done = [arrival(getattr(f, events), version, sent) for f in self.followers]
                 if all(done):
-                    return post_time, max(done) - sent
+                    return post_time, [t - sent for t in done]
                 time.sleep(0.0005)
             return post_time, None
         raise RuntimeError("no legal move after two rematches")
@@ -268,15 +270,17 @@ def table_over_http(tmp: Path, moves: int, peer=None) -> dict:
             play.follow(refetch)
             if peer and len(result["peer"]) < 2:
                 result["peer"].append(peer())
-            posts, updates, lost = [], [], 0
+            posts, updates, firsts, lost = [], [], [], 0
             for _ in range(moves):
                 post_time, update = play.move(refetch)
                 posts.append(post_time)
                 if update is None:
                     lost += 1
                 else:
-                    updates.append(update)
-            result["refetch" if refetch else "push"] = {"posts": posts, "updates": updates, "lost": lost}
+                    updates.append(max(update))
+                    firsts.append(min(update))
+            result["refetch" if refetch else "push"] = {"posts": posts, "updates": updates, "firsts": firsts,
+                                                        "lost": lost}
             if peer and len(result["peer"]) < 2:
                 result["peer"].append(peer())
         result["rematches"], result["regions"] = play.rematches, play.region_times
@@ -366,6 +370,7 @@ def main() -> None:
     push, refetch = http["push"], http["refetch"]
     print(row("move POST (server time + loopback)", push["posts"] + refetch["posts"]))
     print(row("table region GET (a seat, between moves)", http["regions"]))
+    print(row("push: move POST → the first holds `changed`", push["firsts"]))
     print(row(f"push: move POST → all {clients} hold `changed`", push["updates"]))
     print(row(f"updated: move POST → all {clients} refetched", refetch["updates"]))
     print(f"  updates never received within 10 s: {push['lost']} (push), {refetch['lost']} (refetch)")
