@@ -141,9 +141,9 @@ class Follower(threading.Thread):
     """One SSE client on ``table:<id>``: the arrival time of each ``changed`` version, and (with
     ``refetch``) the time its table region came back after it, as the page's hx-trigger does."""
 
-    def __init__(self, person: Person, table: int, refetch: bool):
+    def __init__(self, person: Person, table: int, refetch: bool, news: threading.Condition):
         super().__init__(daemon=True)
-        self.person, self.table, self.refetch = person.clone(), table, refetch
+        self.person, self.table, self.refetch, self.news = person.clone(), table, refetch, news
         self.changed: list[tuple[float, int]] = []
         self.refetched: list[tuple[float, int]] = []
         self.ready, self.stop = threading.Event(), False
@@ -160,12 +160,18 @@ class Follower(threading.Thread):
                     elif line.startswith("event: hello"):
                         self.ready.set()
                     elif line.startswith("event: changed"):
-                        self.changed.append((time.perf_counter(), version))
+                        self._record(self.changed, version)
                         if self.refetch:
                             self.person.region(self.table)
-                            self.refetched.append((time.perf_counter(), version))
+                            self._record(self.refetched, version)
         except Exception:  # noqa: BLE001 (the server stops under our feet at the end)
             pass
+
+    def _record(self, events: list, version: int) -> None:
+        now = time.perf_counter()
+        with self.news:
+            events.append((now, version))
+            self.news.notify_all()
 
 
 def legal_forms(region: str) -> list[dict]:
@@ -196,6 +202,7 @@ class TablePlay:
         self.seats = [people[f"bench_seat{i}"] for i in range(SEATED)]
         self.watchers = [people[f"bench_watch{i}"] for i in range(SPECTATORS)]
         self.rng, self.table, self.followers = rng, table, []
+        self.news = threading.Condition()  # notified by a follower at each event it records
         self.region_times: list[float] = []  # a seat's table region (?fragment=table), read before each move
         self.rematches = 0
 
@@ -204,7 +211,7 @@ class TablePlay:
             follower.stop = True
         for follower in self.followers:
             follower.join(KEEPALIVE + 3)  # it returns at its next line: at the latest a keep-alive
-        self.followers = [Follower(p, self.table, refetch) for p in [*self.seats, *self.watchers]]
+        self.followers = [Follower(p, self.table, refetch, self.news) for p in [*self.seats, *self.watchers]]
         for follower in self.followers:
             follower.start()
         for follower in self.followers:
@@ -237,14 +244,15 @@ class TablePlay:
             region, post_time = person.post(chosen["url"], chosen["data"])
             assert 'data-testid="error"' not in region, re.search(r'data-testid="error">([^<]*)', region).group(1)
             version = version_of(region)
-            deadline = time.monotonic() + timeout
             events = "refetched" if refetch else "changed"
-            while time.monotonic() < deadline:
+
+            def arrivals():
                 done = [arrival(getattr(f, events), version, sent) for f in self.followers]
-                if all(done):
-                    return post_time, [t - sent for t in done]
-                time.sleep(0.0005)
-            return post_time, None
+                return done if all(done) else None
+
+            with self.news:
+                done = self.news.wait_for(arrivals, timeout)
+            return post_time, done and [t - sent for t in done]
         raise RuntimeError("no legal move after two rematches")
 
 
