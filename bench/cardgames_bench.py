@@ -25,13 +25,14 @@
    clients on loopback, a one-counter game) with the same number of clients and moves, run right
    before and right after our push pass (our server idles meanwhile), and our push p95 over each
    of the peer's (target ≤ 2): on a shared machine one short run of the peer can land in a quiet or
-   a busy second, so the two runs show how far its figure moves. It needs node and npm; ``npm ci`` installs it into ``bench/peer/node_modules``
-   the first time.
+   a busy second, so the two runs show how far its figure moves. It needs node and npm; ``npm ci``
+   installs it into ``bench/peer/node_modules`` the first time.
 3. The strong bot's time per move (``cardgames/engines/bots.py``), each of the four games: seeded
    games of the strong bot against the greedy one (the strong bot in seat 0, then 1, ...), at least
    ``--games`` games and until ``--bot-moves`` strong moves with a choice were timed (a game is cut
-   at twice that many, so a long PoCoBOT game does not take minutes). Each move is timed as the server's bot task chooses it (``view`` + ``legal_actions`` + ``choose``). Moves with
-   one legal action (no thinking) are counted apart. The load average is printed beside it: the
+   at twice that many, so a long PoCoBOT game does not take minutes). Each move is timed as the
+   server's bot task chooses it (``view`` + ``legal_actions`` + ``choose``). Moves with one legal
+   action (no thinking) are counted apart. The load average is printed beside it: the
    target (p95 ≤ 1 s) is for a quiet machine, and the bots are budgeted in wall-clock time.
 """
 
