@@ -1,6 +1,7 @@
 """The bonus tables against a real server, with figures (not a test). Issue #13's bench.
 
     .venv/bin/python bench/cardgames_bench.py [--moves 100] [--games 1] [--bot-moves 30] [--skip-peer]
+        [--database-url postgres://postgres@127.0.0.1:5432/<yours>] [--redis-url redis://127.0.0.1:6379/<n>]
 
 1. A table move → every seat and spectator updated. One uvicorn process on a fresh SQLite file
    (migrated first; in-process live bus, Celery eager). Through the project's services: a campaign
@@ -10,7 +11,9 @@
    plays ``--moves`` moves over HTTP as the players would: it reads each seat's table region
    (``?fragment=table``), picks one of the mover's ``data-legal-action`` forms (seeded) and posts
    it with htmx's header. A finished game is followed by a rematch (the clients follow the new
-   table). Measured per move:
+   table). With ``--database-url postgres://...`` the server runs on that database instead, which
+   the bench drops and creates afresh (use one of your own), and with ``--redis-url`` the live bus
+   goes through Redis (no bot sits at the table, so Celery has nothing to do). Measured per move:
 
    - the POST's own time (loopback: the server's time for the move, and the mover's new region it
      answers with, plus a few hundred µs); and apart, the time of a seat's region GET;
@@ -257,13 +260,26 @@ class TablePlay:
         raise RuntimeError("no legal move after two rematches")
 
 
-def table_over_http(tmp: Path, moves: int, peer=None) -> dict:
+def fresh_database(url: str) -> None:
+    """Drop and create the PostgreSQL database named in ``url`` (the bench's own)."""
+    import psycopg
+    from psycopg import sql
+
+    name = psycopg.conninfo.conninfo_to_dict(url)["dbname"]
+    with psycopg.connect(psycopg.conninfo.make_conninfo(url, dbname="postgres"), autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def table_over_http(tmp: Path, moves: int, peer=None, database_url: str = "", redis_url: str = "") -> dict:
     """Both passes of ``moves`` moves; ``peer()`` (the peer's run) is called right before and right
     after the push pass, so the two sides are measured under the same load as far as can be."""
     from tests.servers import AppServer
 
-    env = {"DATABASE_URL": "", "REDIS_URL": "", "SQLITE_PATH": str(tmp / "bench.sqlite3"), "DEBUG": "false",
-           "AXES_FAILURE_LIMIT": "1000", "LIVE_KEEPALIVE_SECONDS": str(KEEPALIVE)}
+    env = {"DATABASE_URL": database_url, "REDIS_URL": redis_url, "SQLITE_PATH": str(tmp / "bench.sqlite3"),
+           "DEBUG": "false", "AXES_FAILURE_LIMIT": "1000", "LIVE_KEEPALIVE_SECONDS": str(KEEPALIVE)}
+    if database_url:
+        fresh_database(database_url)
     server = AppServer(env, tmp / "server.log")
     server.manage("migrate", "--no-input")
     out = subprocess.run([sys.executable, "manage.py", "shell", "-c",
@@ -365,16 +381,21 @@ def main() -> None:
     parser.add_argument("--bot-moves", type=int, default=30,
                         help="strong moves with a choice to time per card game, at least")
     parser.add_argument("--skip-peer", action="store_true", help="do not run the boardgame.io peer")
+    parser.add_argument("--database-url", default="",
+                        help="postgres://... for the server instead of SQLite: DROPPED and created afresh")
+    parser.add_argument("--redis-url", default="", help="redis://... for the live bus instead of in-process")
     args = parser.parse_args()
     clients = SEATED + SPECTATORS
     started = time.perf_counter()
     print(f"Load average (1, 5, 15 min) at the start: {load()}  ({os.cpu_count()} cores)", flush=True)
 
     peer = None if args.skip_peer else (lambda: peer_run(args.moves, clients))
+    database_url, redis_url = args.database_url, args.redis_url
     with tempfile.TemporaryDirectory() as tmp:
-        http = table_over_http(Path(tmp), args.moves, peer)
+        http = table_over_http(Path(tmp), args.moves, peer, database_url, redis_url)
+    backend = f"{'PostgreSQL' if database_url else 'SQLite'}, {'Redis' if redis_url else 'in-process'} bus"
     print(f"\n1. A Boom table over HTTP: {SEATED} seated players + {SPECTATORS} spectators = {clients} SSE clients "
-          f"(one uvicorn process, SQLite, in-process bus), {args.moves} moves per pass, "
+          f"(one uvicorn process, {backend}), {args.moves} moves per pass, "
           f"{http['rematches']} rematches; load average now {load()}")
     push, refetch = http["push"], http["refetch"]
     print(row("move POST (server time + loopback)", push["posts"] + refetch["posts"]))
