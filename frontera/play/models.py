@@ -118,7 +118,9 @@ class Check(TableRequest):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="checks")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     difficulty = models.PositiveSmallIntegerField(null=True, blank=True)
-    label = models.CharField(max_length=120, blank=True)
+    label = models.CharField(max_length=120, blank=True)  # the Mayor's own words, or a msgid
+    # a label the table wrote: {"_msg": msgid, **params}, read in each reader's language
+    label_msg = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.REQUESTED)
     # Withdrawn by the Mayor before it resolved: closed (status resolved) with no outcome, its drawn
     # cards gone back where unchosen cards go (services.checks.check_withdraw).

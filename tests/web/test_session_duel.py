@@ -98,7 +98,12 @@ def test_fr_cmb_15_duel_draws_manos_disparo_rapido_cards_per_fr_chk_1():
     assert other.prueba.participants.get(character=rival).cards == 3 - 1
     spec = _combatant_spec(Fighter(gunman, "a"), {})
     assert rules_combat.duel_cards(spec) == parts[gunman.pk].cards  # the engine agrees (no equipment bonus)
-    assert duel.prueba.kind == Check.Kind.OPPOSED and "Revólver" in duel.prueba.label
+    assert duel.prueba.kind == Check.Kind.OPPOSED
+    from frontera.play.selectors.checks import check_label  # the label is read in the reader's language
+
+    with translation.override("es"):
+        assert "Revólver" in check_label(duel.prueba)
+    assert "Revolver" in check_label(duel.prueba)
 
 
 def test_fr_cmb_15_loser_takes_one_full_damage_hit_without_absorption_and_the_winner_none():

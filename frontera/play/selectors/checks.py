@@ -102,6 +102,14 @@ def _odds_due(p: Participant, prueba: Check, viewer: Viewer) -> bool:
     return prueba.kind == Check.Kind.OPPOSED and p.status == Check.Status.DRAWN
 
 
+def check_label(prueba: Check) -> str:
+    """A label the table wrote, in the reader's language; else the Mayor's words (or a msgid: azar)."""
+    if prueba.label_msg:
+        params = dict(prueba.label_msg)
+        return render_message(params.pop("_msg"), params)
+    return gettext(prueba.label) if prueba.label else ""
+
+
 def _participant_row(p: Participant, prueba: Check, viewer: Viewer, knowledge: _Knowledge,
                      participants: list[Participant]) -> dict:
     held = holds(p, viewer)
@@ -153,7 +161,7 @@ def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = N
         rows.append({
             "pk": prueba.pk,
             "kind": prueba.kind,
-            "label": gettext(prueba.label) if prueba.label else "",  # a msgid (azar) or the Mayor's words
+            "label": check_label(prueba),
             "difficulty": prueba.difficulty,
             "status": prueba.status,
             "open": prueba.status != Check.Status.RESOLVED,

@@ -109,10 +109,11 @@ def count_cards(sheet: rules_characters.Character, trait: str, skill: str, modif
 
 
 def create_check(
-    *, session: GameSession, by, kind: str, entries: Sequence[Entry], difficulty: int | None, label: str,
+    *, session: GameSession, by, kind: str, entries: Sequence[Entry], difficulty: int | None, label: str | dict,
     request_key: str, regions: set[str] | None = None,
 ) -> Check:
-    """``regions``: what the caller knows its whole action changes (a plain call: the checks and the
+    """``label``: the Mayor's words, or a message (:func:`core.msg`) each reader reads in their own
+    language. ``regions``: what the caller knows its whole action changes (a plain call: the checks and the
     feed); ``None`` (a banca, a duel, medical attention...) refreshes every region."""
     session = lock_session(session)
     if request_key:
@@ -150,7 +151,8 @@ def create_check(
     except RulesError as err:
         raise SessionError(rules_message(err)) from err
     prueba = Check.objects.create(
-        session=session, kind=kind, difficulty=difficulty, label=label[:120], request_key=request_key, created_by=by,
+        session=session, kind=kind, difficulty=difficulty, label="" if isinstance(label, dict) else label[:120],
+        label_msg=label if isinstance(label, dict) else {}, request_key=request_key, created_by=by,
     )
     log = EventLog(session, by, [])
     for entry, seat, count, breakdown, achispado in rows:

@@ -215,9 +215,9 @@ def _duel_round(session: GameSession, duel, by) -> None:
     draws a card (everyone's automatic failure reveals it on creation)."""
     catalogue = campaign_catalogue(session.campaign)
     first, second = duel.first, duel.second
-    label = gettext("Pistol duel, round %(n)s: %(a)s (%(wa)s) vs %(b)s (%(wb)s)") % {
-        "n": duel.rounds, "a": first.name, "wa": _weapon_label(duel.first_weapon, catalogue),
-        "b": second.name, "wb": _weapon_label(duel.second_weapon, catalogue)}
+    label = msg(gettext_noop("Pistol duel, round %(n)s: %(a)s (%(wa)s) vs %(b)s (%(wb)s)"), n=duel.rounds,
+                a=first.name, wa=_weapon_text(session, duel.first_weapon, catalogue),
+                b=second.name, wb=_weapon_text(session, duel.second_weapon, catalogue))
     entries = [Entry(first, DUEL_TRAIT, DUEL_SKILL), Entry(second, DUEL_TRAIT, DUEL_SKILL)]
     prueba = create_check(session=session, by=by, kind=Check.Kind.OPPOSED, entries=entries, difficulty=None,
                            label=label, request_key="")

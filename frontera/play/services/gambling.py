@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace as dataclass_replace
 
 from django.db import transaction
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from frontera.characters.models import Character
@@ -161,7 +161,7 @@ def banca_try_stop(*, gamble: Gamble, by) -> Check:
     trait, skill = rules_gambling.gambling_check(cheating)
     who = _gambler(gamble)
     prueba = create_check(session=session, by=by, kind=Check.Kind.TRAIT, entries=[Entry(who, trait, skill)],
-                           difficulty=None, label=gettext("banca: trying to leave"), request_key="")
+                           difficulty=None, label=msg(gettext_noop("banca: trying to leave")), request_key="")
     gamble.prueba = prueba
     gamble.save(update_fields=["prueba"])
     log = EventLog(session, by, [])
@@ -307,10 +307,9 @@ def gamble_contest(*, session: GameSession, by, kind: str, characters: Sequence[
         raise SessionError(rules_message(err)) from err
     # The check's label is stored once for every reader: azar's is a msgid the checks' selector
     # translates; habilidad's names its contest in the language of the Mayor who called it.
-    label = gettext_noop("azar") if kind == Gamble.Kind.AZAR else gettext("habilidad: %(contest)s") % {
-        "contest": gettext(CONTEST_LABELS.get(contest, contest))}
     kind_text = msg(gettext_noop("azar")) if kind == Gamble.Kind.AZAR else msg(
         gettext_noop("habilidad: %(contest)s"), contest=msg(CONTEST_LABELS.get(contest, contest)))
+    label = kind_text  # each reader reads the check's label in their own language
     prueba = create_check(session=session, by=by, kind=Check.Kind.OPPOSED, entries=entries, difficulty=None,
                            label=label, request_key="")
     gamble = Gamble.objects.create(session=session, kind=kind, contest=contest, prueba=prueba,
