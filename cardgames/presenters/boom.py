@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 
 from cardgames.engines.boom.rules import is_figure, value
 from cardgames.presenters.words import (
+    groups_by_type,
     card,
     card_text,
     cards_text,
@@ -141,12 +142,7 @@ def action_groups(actions: list[dict], view: dict, seat_name) -> list[dict]:
         "discard": _("Discard"),
         "pass": _("Pass"),
     }
-    groups: dict[str, dict] = {}
-    for action in actions:
-        title = str(titles.get(action.get("type"), _("Other moves")))
-        groups.setdefault(title, {"title": title, "actions": []})["actions"].append(
-            (action, action_label(action, view, seat_name)))
-    return list(groups.values())
+    return groups_by_type(actions, titles, lambda action: action_label(action, view, seat_name))
 
 
 def move_text(seat_name, seat: int, action: dict, viewer: int | None) -> str:

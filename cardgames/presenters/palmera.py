@@ -18,7 +18,7 @@ from cardgames.engines.palmera.rules import (
     SUIT_OF_SEAT,
     TIEBREAK_SQUARE,
 )
-from cardgames.presenters.words import card, card_text, generic_label, result_text, turn_text
+from cardgames.presenters.words import card, card_text, generic_label, groups_by_type, result_text, turn_text
 
 SQUARES = 10
 
@@ -200,12 +200,7 @@ def action_groups(actions: list[dict], view: dict, seat_name) -> list[dict]:
         "peek": _("Look at a hidden bird"),
         "discard": _("No room left"),
     }
-    groups: dict[str, dict] = {}
-    for action in actions:
-        title = str(titles.get(action.get("type"), _("Other moves")))
-        groups.setdefault(title, {"title": title, "actions": []})["actions"].append(
-            (action, action_label(action, view, seat_name)))
-    return list(groups.values())
+    return groups_by_type(actions, titles, lambda action: action_label(action, view, seat_name))
 
 
 def move_text(seat_name, seat: int, action: dict, viewer: int | None) -> str:

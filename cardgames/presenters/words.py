@@ -187,3 +187,13 @@ def result_text(winners: list[int], draw: bool, viewer: int | None, seat_name) -
     if viewer is not None:
         return _("%(names)s wins. You lose.") % {"names": join_words([seat_name(s) for s in winners])}
     return _("%(names)s wins.") % {"names": join_words([seat_name(s) for s in winners])}
+
+
+def groups_by_type(actions: list[dict], titles: dict, label) -> list[dict]:
+    """Actions in titled sections by their ``type`` (``titles``: type → title), in the order each
+    section first appears; ``label(action)`` words each one."""
+    groups: dict[str, dict] = {}
+    for action in actions:
+        title = str(titles.get(action.get("type"), _("Other moves")))
+        groups.setdefault(title, {"title": title, "actions": []})["actions"].append((action, label(action)))
+    return list(groups.values())
