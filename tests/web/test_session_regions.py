@@ -131,19 +131,26 @@ def test_the_stream_passes_on_the_regions_of_a_push():
 
 
 def test_the_feed_is_rendered_once_per_change_and_language_and_never_stale(client):
-    """The feed region is the same for every member: it is rendered once per state of the feed and
-    language and served to all; a new event makes a new rendering at once."""
+    """The feed region is the same for every player: it is rendered once per state of the feed and
+    language and served to all; a new event makes a new rendering at once. The Mayor's copy also
+    has each line's "why" (issue #12) and is cached apart: whoever renders first, a player never
+    gets the Mayor's copy, nor the Mayor a player's."""
     session, mayor, seated, _minions = make_table(players=2, minions=0)
     (p1, hero1), (p2, _hero2) = seated
     url = session.get_absolute_url()
     client.force_login(p1)
     first = client.get(url, {"fragment": "feed"}, **HX).text
+    assert "data-why" not in first
     client.force_login(p2)
     assert client.get(url, {"fragment": "feed"}, **HX).text == first
-    check_request(session=session, by=mayor, characters=[hero1], trait="sentidos")
-    fresh = client.get(url, {"fragment": "feed"}, **HX).text
-    assert fresh != first and fresh.count("<li>") == first.count("<li>") + 1
     client.force_login(mayor)
-    assert client.get(url, {"fragment": "feed"}, **HX).text == fresh
+    mayors = client.get(url, {"fragment": "feed"}, **HX).text
+    assert "data-why" in mayors and mayors != first
+    check_request(session=session, by=mayor, characters=[hero1], trait="sentidos")
+    mayors_fresh = client.get(url, {"fragment": "feed"}, **HX).text  # the Mayor renders first now
+    assert mayors_fresh.count("<li>") == mayors.count("<li>") + 1 and "data-why" in mayors_fresh
+    client.force_login(p1)
+    fresh = client.get(url, {"fragment": "feed"}, **HX).text
+    assert fresh != first and fresh.count("<li>") == first.count("<li>") + 1 and "data-why" not in fresh
     english = client.get(url, {"fragment": "feed"}, HTTP_ACCEPT_LANGUAGE="en", **HX).text
     assert "What just happened" in english and "What just happened" not in fresh

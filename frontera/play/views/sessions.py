@@ -65,11 +65,11 @@ def session_page(request, pk: int):
     session = session_for(request.user, pk)
     fragment = request.GET.get("fragment")
     if fragment:
-        allowed = DASHBOARD_FRAGMENTS if can_run_session(request.user, session.campaign) else PHONE_FRAGMENTS
-        if fragment not in allowed:
+        runs_it = can_run_session(request.user, session.campaign)
+        if fragment not in (DASHBOARD_FRAGMENTS if runs_it else PHONE_FRAGMENTS):
             raise Http404
         if fragment == "feed":
-            return HttpResponse(_feed(request, session))
+            return HttpResponse(_feed(request, session, runs_it=runs_it))
         template, context = page_context(request, session, {fragment})
         return render(request, f"{template}#{fragment}", context)
     template, context = page_context(request, session)
@@ -79,11 +79,13 @@ def session_page(request, pk: int):
 FEED_CACHE_SECONDS = 600
 
 
-def _feed(request, session) -> str:
-    """The feed region, rendered once per state of the feed and language (issue #11): every page of
-    the session refetches it after each push, and it is the same for every member (public facts
-    only). The viewer's membership was checked before (:func:`session_for`)."""
-    key = f"play:feed:{session.pk}:{feed_stamp(session.pk)}:{get_language()}"
+def _feed(request, session, *, runs_it: bool) -> str:
+    """The feed region, rendered once per state of the feed, language and side of the table (issue
+    #11): every page of the session refetches it after each push. Its lines are public facts, the
+    same for every player; the Mayor's copy also has each line's "why" (the rule IDs, issue #12),
+    so the two are cached apart. The viewer's membership was checked before (:func:`session_for`)."""
+    side = "mayor" if runs_it else "table"
+    key = f"play:feed:{session.pk}:{feed_stamp(session.pk)}:{get_language()}:{side}"
     html = cache.get(key)
     if html is None:
         template, context = page_context(request, session, {"feed"})
