@@ -1,9 +1,34 @@
-"""ASGI entry point (uvicorn serves it; SSE needs ASGI)."""
+"""ASGI entry point (uvicorn serves it): two doors into one Django project.
+
+- The live streams (``/live/…``: Server-Sent Events, async views held open for hours) go through
+  Django's ASGI handler, which they need.
+- Every other request (pages, fragments, actions, exports: all sync views) goes through Django's
+  WSGI handler, run by a2wsgi in a fixed pool of worker threads (``WEB_THREADS``, default 10).
+
+Why (issue #11's profile): under the ASGI handler every sync request ran in a thread made for it
+alone, so it opened a new database connection, and each of the eleven middleware crossed from the
+event loop to a thread and back, before and after the view. In the pool a request is one hop to a
+thread that already has its connection (``CONN_MAX_AGE`` for SQLite; PostgreSQL has its own pool),
+and the middleware run as plain functions. Both doors share the settings, the URLs, the database
+and the live bus: a change committed by a page's action is pushed to the streams as before.
+"""
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "frontera.settings")
 
-application = get_asgi_application()
+from a2wsgi import WSGIMiddleware  # noqa: E402 (settings first)
+from django.core.asgi import get_asgi_application  # noqa: E402
+from django.core.wsgi import get_wsgi_application  # noqa: E402
+
+STREAMS_PREFIX = "/live/"
+
+streams = get_asgi_application()
+pages = WSGIMiddleware(get_wsgi_application(), workers=int(os.environ.get("WEB_THREADS", "10")))
+
+
+async def application(scope, receive, send):
+    if scope["type"] == "http" and not scope["path"].startswith(STREAMS_PREFIX):
+        await pages(scope, receive, send)
+    else:
+        await streams(scope, receive, send)

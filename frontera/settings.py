@@ -117,6 +117,10 @@ else:
                 "timeout": 20,
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # Pages are served by a fixed pool of threads (frontera/asgi.py): each keeps its
+            # connection instead of opening one per request (issue #11).
+            "CONN_MAX_AGE": int(os.environ.get("SQLITE_CONN_MAX_AGE", "300")),
+            "CONN_HEALTH_CHECKS": True,
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
