@@ -48,6 +48,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--filter", default="", help="a regular expression on the frames printed")
     parser.add_argument("--only", default="", help="comma-separated request kinds to profile")
+    parser.add_argument("--queries", action="store_true", help="print the SQL of each request kind's last sample")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         setup(Path(tmp))
@@ -55,7 +56,9 @@ def main() -> None:
 
 
 def run(args) -> None:
+    from django.db import connection
     from django.test import Client
+    from django.test.utils import CaptureQueriesContext
 
     from frontera.play.services.sessions import session_start
     from tests.factories import make_campaign, make_minion, make_protagonist, make_user
@@ -75,6 +78,7 @@ def run(args) -> None:
     cpu_samples: dict[str, list[float]] = {}
     profiles: dict[str, cProfile.Profile] = {}
     only = set(filter(None, args.only.split(",")))
+    queries: dict[str, list[str]] = {}
 
     def timed(name, fn):
         profile = profiles.setdefault(name, cProfile.Profile())
@@ -82,8 +86,10 @@ def run(args) -> None:
         start, cpu = time.perf_counter(), time.thread_time()
         if profiled:
             profile.enable()
-        response = fn()
+        with CaptureQueriesContext(connection) as captured:
+            response = fn()
         profile.disable()
+        queries[name] = [q["sql"] for q in captured.captured_queries]
         samples.setdefault(name, []).append(time.perf_counter() - start)
         if not profiled:  # CPU time of this thread: the request's own work, whatever else the machine runs
             cpu_samples.setdefault(name, []).append(time.thread_time() - cpu)
@@ -130,11 +136,17 @@ def run(args) -> None:
         cpu = sorted(cpu_samples.get(name, []))
         cpu_text = f"  CPU p50 {1000 * cpu[len(cpu) // 2]:6.1f} ms" if cpu else ""
         mean, p50 = 1000 * sum(values) / len(values), 1000 * values[len(values) // 2]
-        print(f"  {name:<24} mean {mean:6.1f} ms  p50 {p50:6.1f} ms{cpu_text}")
+        print(f"  {name:<24} mean {mean:6.1f} ms  p50 {p50:6.1f} ms{cpu_text}  {len(queries[name])} queries")
+    if args.queries:
+        for name, sqls in queries.items():
+            print(f"\n===== {name}: {len(sqls)} queries =====")
+            print("\n".join(sql[:220] for sql in sqls))
     for name, profile in profiles.items():
         if only and name not in only:
             continue
         out = io.StringIO()
+        if os.environ.get("PROFILE_DUMP"):  # for pstats / snakeviz: <dir>/<kind>.prof
+            profile.dump_stats(os.path.join(os.environ["PROFILE_DUMP"], name.replace(" ", "_").replace("#", "") + ".prof"))
         stats = pstats.Stats(profile, stream=out)
         stats.sort_stats(os.environ.get("PROFILE_SORT", "cumulative")).print_stats(args.filter or ".", args.top)
         print(f"\n===== {name} =====")

@@ -175,14 +175,20 @@ def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = N
 def session_checks(session: GameSession):
     """The session's open checks (oldest first) and its latest resolved ones, with participants.
 
-    Each open check knows whether another action waits on it (``owned``: a banca, a contest,
-    medical attention, a pistol duel), which calls it off through that action, not withdrawn on
-    its own: one query for the open checks only (issue #11's profile: the three correlated
-    ``EXISTS`` annotated on both lists it replaces cost more to build than the rest)."""
+    One query for both lists (the open checks, and the last :data:`RECENT_CHECKS` resolved by a
+    subquery) and one for their participants (issue #11: an action's answer and a phone's refetch
+    build this region). Each open check knows whether another action waits on it (``owned``: a
+    banca, a contest, medical attention, a pistol duel), which calls it off through that action, not
+    withdrawn on its own: one more query, for the open checks only (the three correlated ``EXISTS``
+    annotated on both lists it replaces cost more to build than the rest)."""
     participants = Participant.objects.select_related("character").defer("character__sheet").order_by("pk")
-    base = Check.objects.filter(session=session).prefetch_related(Prefetch("participants", queryset=participants))
-    open_checks = list(base.exclude(status=Check.Status.RESOLVED).order_by("pk"))
-    recent = list(base.filter(status=Check.Status.RESOLVED).order_by("-pk")[:RECENT_CHECKS])
+    resolved = Check.Status.RESOLVED
+    recent_ids = (Check.objects.filter(session=session, status=resolved).order_by("-pk")
+                  .values("pk")[:RECENT_CHECKS])
+    checks = list(Check.objects.filter(session=session).filter(~Q(status=resolved) | Q(pk__in=recent_ids))
+                  .prefetch_related(Prefetch("participants", queryset=participants)).order_by("pk"))
+    open_checks = [c for c in checks if c.status != resolved]
+    recent = [c for c in reversed(checks) if c.status == resolved]
     owned: set[int] = set()
     if open_checks:
         ids = [c.pk for c in open_checks]

@@ -13,14 +13,23 @@ BANCA_STATUS = {"playing": gettext_noop("playing"), "last_round": gettext_noop("
                 "left": gettext_noop("has left")}
 
 
-def banca_view(session: GameSession, viewer: Viewer) -> list[dict]:
+def gambling_view(session: GameSession, viewer: Viewer) -> tuple[list[dict], list[dict]]:
+    """Open bancas and open drinking duels, from one query of the session's open gambles (and one of
+    their characters, if any is open): ``(bancas, duels)``."""
+    gambles = list(Gamble.objects.filter(session=session, status=Gamble.Status.OPEN,
+                                         kind__in=[Gamble.Kind.BANCA, Gamble.Kind.DRINKING_DUEL])
+                   .select_related("prueba").order_by("pk"))
+    characters = Character.objects.in_bulk([int(k) for g in gambles for k in g.players]) if gambles else {}
+    bancas = [g for g in gambles if g.kind == Gamble.Kind.BANCA]
+    duels = [g for g in gambles if g.kind == Gamble.Kind.DRINKING_DUEL]
+    return banca_view(bancas, characters, viewer), drinking_duels_view(duels, characters, viewer)
+
+
+def banca_view(gambles: list[Gamble], characters: dict[int, Character], viewer: Viewer) -> list[dict]:
     """Open bancas: the cards turned are public (played face up, docs/sessions.md), the points,
     and the buttons the viewer may use: the Mayor turns cards; the player (or the Mayor for them)
     tries to leave with a check."""
     rows = []
-    gambles = list(Gamble.objects.filter(session=session, kind=Gamble.Kind.BANCA, status=Gamble.Status.OPEN)
-                   .select_related("prueba").order_by("pk"))
-    characters = Character.objects.in_bulk([int(next(iter(g.players))) for g in gambles])
     for gamble in gambles:
         state = gamble.state
         character = characters[int(next(iter(gamble.players)))]
@@ -37,12 +46,9 @@ def banca_view(session: GameSession, viewer: Viewer) -> list[dict]:
     return rows
 
 
-def drinking_duels_view(session: GameSession, viewer: Viewer) -> list[dict]:
+def drinking_duels_view(gambles: list[Gamble], characters: dict[int, Character], viewer: Viewer) -> list[dict]:
     """Open drinking duels (FR-SOB-2): public; a drinker's player (or the Mayor) taps "drink"."""
     rows = []
-    gambles = list(Gamble.objects.filter(session=session, kind=Gamble.Kind.DRINKING_DUEL, status=Gamble.Status.OPEN))
-    ids = [int(k) for g in gambles for k in g.players]
-    characters = Character.objects.in_bulk(ids)
     for gamble in gambles:
         state = gamble.state
         drinkers = []

@@ -22,7 +22,7 @@ from frontera.play.selectors.core import (
     zones_view,
 )
 from frontera.play.selectors.exchanges import exchanges_view
-from frontera.play.selectors.gambling import banca_view, drinking_duels_view
+from frontera.play.selectors.gambling import gambling_view
 from frontera.play.services.table_tools import undoable
 from frontera.rules import session as rules_session
 
@@ -100,12 +100,13 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None) 
         )
     if _wants(regions, "checks"):
         open_checks, recent = session_checks(session)
+        bancas, duels = gambling_view(session, viewer)
         context.update(
             open_checks=check_rows(open_checks, viewer, state),
             recent_checks=check_rows(recent, viewer, state),
             exchanges=exchanges_view(session, viewer, state),
-            bancas=banca_view(session, viewer),
-            duels=drinking_duels_view(session, viewer),
+            bancas=bancas,
+            duels=duels,
         )
     if _wants(regions, "combat"):
         context["fight"] = combat_view(session, viewer)
@@ -145,6 +146,7 @@ def phone_view(session: GameSession, user, regions: set[str] | None = None) -> d
         context["mine"] = mine
     if _wants(regions, "checks"):
         open_checks, recent = session_checks(session)
+        bancas, duels = gambling_view(session, viewer)
         context.update(
             my_open_checks=check_rows(open_checks, viewer, state, only_seats=viewer.seats),
             others_open_checks=[
@@ -153,8 +155,8 @@ def phone_view(session: GameSession, user, regions: set[str] | None = None) -> d
             ],
             my_recent_checks=check_rows(recent, viewer, state, only_seats=viewer.seats)[:PHONE_RECENT_CHECKS],
             exchanges=exchanges_view(session, viewer, state),
-            bancas=banca_view(session, viewer),
-            duels=drinking_duels_view(session, viewer),
+            bancas=bancas,
+            duels=duels,
         )
     if _wants(regions, "combat"):
         context["fight"] = combat_view(session, viewer)
