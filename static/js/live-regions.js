@@ -50,9 +50,26 @@
   // "sse:changed" only if the push names it, or names none (a reconnect, a healed push: every
   // region). The region's name is its id (checks, board, feed, combat, me). Nothing is held back:
   // a region the push names refetches at once; one it does not name has nothing new to show.
+  //
+  // One push, one refetch per region: htmx's sse extension can hold two listeners for one region
+  // (it registers one again when the region is processed again), and each would trigger a
+  // refetch of its own, the second queued behind the first: every phone fetched each region twice
+  // per push (issue #11, bench/browser_bench.py). A push is one MessageEvent; a region that has
+  // already refetched for it does not again.
+  var refetched = new WeakMap();  // a push's MessageEvent → the regions that refetched for it
   document.addEventListener("htmx:configRequest", function (evt) {
     var trigger = evt.detail && evt.detail.triggeringEvent;
     if (!trigger || trigger.type !== "sse:changed" || !trigger.detail) return;
+    var push = trigger.detail;
+    if (typeof push === "object") {
+      var done = refetched.get(push);
+      if (!done) refetched.set(push, (done = new WeakSet()));
+      if (done.has(evt.detail.elt)) {
+        evt.preventDefault();
+        return;
+      }
+      done.add(evt.detail.elt);
+    }
     var regions;
     try {
       regions = JSON.parse(trigger.detail.data).regions;
