@@ -101,6 +101,7 @@ def run(args) -> None:
         r = timed("call a check", lambda n=n: mayor.post(f"{page}pruebas/", {
             "characters": [str(heroes[0].pk)], "trait": "manos", "modifier": 0, "request_key": f"prof-{n}"}, **htmx))
         r = timed("phone #checks fragment", lambda: phone.get(page, {"fragment": "checks"}, **htmx))
+        timed("phone #feed fragment", lambda: phone.get(page, {"fragment": "feed"}, **htmx))
         participant = re.search(r"/participantes/(\d+)/robar/", r.content.decode()).group(1)
         r = timed("draw", lambda p=participant: phone.post(f"{page}participantes/{p}/robar/", **htmx))
         cards = re.findall(r'name="card" value="([^"]+)"', r.content.decode())
