@@ -105,14 +105,10 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None) 
     if _wants(regions, "board"):
         seats = list(Seat.objects.filter(session=session).select_related("character__owner"))
         seated = {s.character_id for s in seats}
-        npcs = list(
-            Character.objects.filter(campaign=session.campaign).exclude(kind=Character.Kind.PROTAGONIST)
-            .order_by("kind", "name")
-        )
-        absent = list(
-            Character.objects.filter(campaign=session.campaign, kind=Character.Kind.PROTAGONIST)
-            .exclude(pk__in=seated).order_by("name")
-        )
+        # one query for the NPCs and minions and the protagonists not seated, each in the database's order
+        everyone = list(Character.objects.filter(campaign=session.campaign).order_by("kind", "name"))
+        npcs = [c for c in everyone if c.kind != Character.Kind.PROTAGONIST]
+        absent = [c for c in everyone if c.kind == Character.Kind.PROTAGONIST and c.pk not in seated]
         protagonists = []
         treated = session.tallies.get("medical", {})
         tap_labels = tap_labels_for()
@@ -132,7 +128,7 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None) 
             mayor_seat=seat_row(seen, MAYOR_SEAT),
             callable_characters=[(s.character_id, s.character.name) for s in seats]
             + [(c.pk, c.name) for c in npcs],
-            undo=_undo_row(session),
+            undo=_undo_row(session, context.get("version")),
         )
     if _wants(regions, "checks"):
         open_checks, recent = session_checks(session)
@@ -149,9 +145,9 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None) 
     return context
 
 
-def _undo_row(session: GameSession) -> dict | None:
+def _undo_row(session: GameSession, last_event: int | None = None) -> dict | None:
     """The Mayor's last table action, if it may still be undone, named by its own feed line."""
-    undo = undoable(session)
+    undo = undoable(session, last_event=last_event)
     if undo is None:
         return None
     message = dict(undo.message)
