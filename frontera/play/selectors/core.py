@@ -29,6 +29,9 @@ from frontera.rules.cards import SUIT_SYMBOL, SUITS, Card
 from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES, SOBRIETY_NAMES, draw_penalty, incapacity
 
 FEED_LENGTH = 25
+# each kind's label (lazy: translated when read); Character.get_kind_display() rebuilds the field's
+# choices at every call, ~45 times a dashboard (issue #11)
+KIND_LABELS = dict(Character.Kind.choices)
 SUIT_CLASS = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
 
 
@@ -146,7 +149,7 @@ def character_row(character: Character) -> dict:
         "pk": character.pk,
         "name": character.name,
         "kind": character.kind,
-        "kind_label": character.get_kind_display(),
+        "kind_label": str(KIND_LABELS.get(character.kind, character.kind)),
         "traits": traits,
         "flat_cards": sheet.cards_per_check,
         "skills": [glossary.name("skill", s) for s in sheet.skills],

@@ -6,6 +6,12 @@ through the same functions and the same redaction as the whole page."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, gettext_noop
+
 from frontera.characters.models import Character
 from frontera.play.models import MAYOR_SEAT, GameSession, Seat
 from frontera.play.selectors.checks import PHONE_RECENT_CHECKS, check_rows, session_checks
@@ -65,6 +71,31 @@ def callable_characters(session: GameSession) -> list[tuple[int, str]]:
     return seated + [(c.pk, c.name) for c in others.order_by("kind", "name")]
 
 
+# The aria-labels of a character card's one-tap actions on the Mayor's board (templates/play/_cast.html).
+TAP_LABELS = {
+    "group": gettext_noop("Quick actions for %(name)s"),
+    "check": gettext_noop("Call a check for %(name)s"),
+    "hurt": gettext_noop("Salud −1 for %(name)s"),
+    "heal": gettext_noop("Salud +1 for %(name)s"),
+    "drink": gettext_noop("A drink for %(name)s"),
+    "threat": gettext_noop("Threaten %(name)s"),
+    "more": gettext_noop("More for %(name)s"),
+}
+
+
+def tap_labels_for() -> Callable[[str], dict[str, SafeString]]:
+    """The board's ``name -> {action: aria-label}``, translated once for every card (issue #11: seven
+    ``{% blocktranslate %}`` a card, ~45 cards a page, cost ~3 ms). Each label is what
+    ``{% blocktranslate with name=row.name %}`` renders: the translation as it is, the name escaped."""
+    translated = {key: gettext(msgid) for key, msgid in TAP_LABELS.items()}
+
+    def labels(name: str) -> dict[str, SafeString]:
+        escaped = conditional_escape(name)
+        return {key: mark_safe(text % {"name": escaped}) for key, text in translated.items()}
+
+    return labels
+
+
 def dashboard_view(session: GameSession, user, regions: set[str] | None = None) -> dict:
     """The Mayor's dashboard: every character with tracks and draw penalty, every zone (counts
     where hidden), open and recent checks, the feed. A constant number of queries."""
@@ -74,29 +105,30 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None) 
     if _wants(regions, "board"):
         seats = list(Seat.objects.filter(session=session).select_related("character__owner"))
         seated = {s.character_id for s in seats}
-        npcs = list(
-            Character.objects.filter(campaign=session.campaign).exclude(kind=Character.Kind.PROTAGONIST)
-            .order_by("kind", "name")
-        )
-        absent = list(
-            Character.objects.filter(campaign=session.campaign, kind=Character.Kind.PROTAGONIST)
-            .exclude(pk__in=seated).order_by("name")
-        )
+        # one query for the NPCs and minions and the protagonists not seated, each in the database's order
+        everyone = list(Character.objects.filter(campaign=session.campaign).order_by("kind", "name"))
+        npcs = [c for c in everyone if c.kind != Character.Kind.PROTAGONIST]
+        absent = [c for c in everyone if c.kind == Character.Kind.PROTAGONIST and c.pk not in seated]
         protagonists = []
         treated = session.tallies.get("medical", {})
+        tap_labels = tap_labels_for()
         for s in seats:
             row = character_row(s.character)
             row.update(player=s.character.owner.get_username(), seat=seat_row(seen, s.key))
             row["treated"] = str(row["pk"]) in treated
+            row["tap_labels"] = tap_labels(row["name"])
             protagonists.append(row)
+        npc_rows = [character_row(c) for c in npcs]
+        for row in npc_rows:
+            row["tap_labels"] = tap_labels(row["name"])
         context.update(
             protagonists=protagonists,
-            npcs=[character_row(c) for c in npcs],
+            npcs=npc_rows,
             absent=absent,
             mayor_seat=seat_row(seen, MAYOR_SEAT),
             callable_characters=[(s.character_id, s.character.name) for s in seats]
             + [(c.pk, c.name) for c in npcs],
-            undo=_undo_row(session),
+            undo=_undo_row(session, context.get("version")),
         )
     if _wants(regions, "checks"):
         open_checks, recent = session_checks(session)
@@ -113,9 +145,9 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None) 
     return context
 
 
-def _undo_row(session: GameSession) -> dict | None:
+def _undo_row(session: GameSession, last_event: int | None = None) -> dict | None:
     """The Mayor's last table action, if it may still be undone, named by its own feed line."""
-    undo = undoable(session)
+    undo = undoable(session, last_event=last_event)
     if undo is None:
         return None
     message = dict(undo.message)

@@ -345,13 +345,16 @@ def _remember(session: GameSession, by, character: Character, log: EventLog, she
     )
 
 
-def undoable(session: GameSession) -> TableUndo | None:
+def undoable(session: GameSession, *, last_event: int | None = None) -> TableUndo | None:
     """The Mayor's last table action if it may still be undone: nobody has acted since (the session's
-    log ends with it), and the sheet and the tallies are as it left them."""
+    log ends with it), and the sheet and the tallies are as it left them. ``last_event``: the
+    session's latest event id, when the caller has just read it (the dashboard's stream version)."""
     undo = TableUndo.objects.filter(session=session).select_related("character").order_by("-pk").first()
     if undo is None or undo.undone:
         return None
-    last = SessionEvent.objects.filter(session=session).aggregate(m=Max("pk"))["m"] or 0
+    last = last_event
+    if last is None:
+        last = SessionEvent.objects.filter(session=session).aggregate(m=Max("pk"))["m"] or 0
     if last != undo.after_event or undo.character.sheet != undo.sheet_after or session.tallies != undo.tallies_after:
         return None
     return undo

@@ -1,0 +1,55 @@
+"""Issue #11: the Mayor's board renders what its ~45 character cards share once (links, the CSRF
+input, words, the aria-labels' translations) and must show exactly what rendering it per card
+showed: the same token in every one-tap form, names escaped, every language."""
+
+import re
+
+import pytest
+from django.template import engines
+from django.utils import translation
+
+from frontera.play.selectors.pages import TAP_LABELS, tap_labels_for
+from tests.factories import make_minion, make_table
+
+pytestmark = pytest.mark.django_db
+NAME = '<b>"O\'Hara" & Sons</b>'
+
+
+def test_csrf_input_is_what_csrf_token_renders():
+    template = engines["django"].from_string("{% load board %}{% csrf_input as csrf %}{{ csrf }}|{% csrf_token %}")
+    once, tag = template.render({"csrf_token": 'a<b"c'}).split("|")
+    assert once == tag
+    assert 'value="a&lt;b&quot;c"' in once
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+def test_tap_labels_are_what_blocktranslate_renders(language):
+    """Each label is the translation as {% blocktranslate with name=... %} renders it: the
+    translated text as it is, the name escaped."""
+    with translation.override(language):
+        labels = tap_labels_for()(NAME)
+        for key, msgid in TAP_LABELS.items():
+            source = msgid.replace("%(name)s", "{{ name }}")
+            tag = engines["django"].from_string(
+                "{% load i18n %}{% blocktranslate with name=who %}" + source + "{% endblocktranslate %}"
+            )
+            assert labels[key] == tag.render({"who": NAME}), key
+    assert "&lt;b&gt;&quot;O&#x27;Hara&quot; &amp; Sons&lt;/b&gt;" in labels["hurt"]
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+def test_every_card_of_the_board_has_its_forms_token_and_escaped_name(client, language):
+    session, mayor, seated, _minions = make_table(players=2, minions=1)
+    make_minion(session.campaign, name=NAME)
+    client.force_login(mayor)
+    html = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language).text
+    board = html[html.index('id="board"'):html.index("</section>", html.index('id="board"'))]
+    forms = re.findall(r'<form method="post" action="([^"]+)"[^>]*>(.*?)</form>', board, re.S)
+    taps = [body for action, body in forms if action.endswith("/personajes/")]
+    assert len(taps) == 4 * 4  # two protagonists, two minions, four one-tap forms each
+    tokens = {re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1) for body in taps}
+    assert len(tokens) == 1
+    assert NAME not in board
+    assert "&lt;b&gt;&quot;O&#x27;Hara&quot; &amp; Sons&lt;/b&gt;" in board
+    salud = "Salud" if language == "es" else "Health"
+    assert board.count(f">{salud} −1</button>") == 4
