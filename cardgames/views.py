@@ -113,31 +113,41 @@ def table_page(request, pk: int):
     return render(request, "cardgames/table.html", context)
 
 
-def _done(request, table, error=None):
-    """After an action: back to the table (no JS), or its region (htmx) with the error."""
+def _done(request, table, error=None, viewer=None):
+    """After an action: back to the table (no JS), or its region (htmx) with the error. ``viewer``
+    given: ``table`` was read (by :func:`selectors.table_for`) after the action and is fresh."""
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect(table)
-    table.refresh_from_db()
-    viewer = selectors.viewer_for(request.user, table)
+    if viewer is None:
+        table, viewer = selectors.table_for(request.user, table.pk)
     return HttpResponse(render_to_string("cardgames/table.html#table", _page_context(request, table, viewer, error), request))
 
 
 @login_required
 @require_POST
 def table_play(request, pk: int):
-    table, viewer = selectors.table_for(request.user, pk)
+    """A move. The service is called with the table's pk (its path to the commit reads the table
+    once, under its lock); the page is read after the commit. A refused move, whatever the reason,
+    reads the table as every page does first, so an outsider gets the 404 and nothing else."""
     form = MoveForm(request.POST)
-    if not form.is_valid():
-        return _done(request, table, str(services.E_MALFORMED))
     try:
+        if not form.is_valid():
+            raise TableError(services.E_MALFORMED)
         action = services.parse_action(form.cleaned_data["action"])
-        services.table_move(table=table, by=request.user, action=action, ply=form.cleaned_data["ply"],
-                            request_key=form.cleaned_data["request_key"])
+        move = services.table_move(table=pk, by=request.user, action=action, ply=form.cleaned_data["ply"],
+                                   request_key=form.cleaned_data["request_key"])
+    except Table.DoesNotExist:
+        raise Http404 from None
     except TableError as err:
-        return _done(request, table, str(err))
-    return _done(request, table)
+        table, viewer = selectors.table_for(request.user, pk)
+        return _done(request, table, str(err), viewer)
+    if request.htmx or move.user_id != request.user.pk:
+        # the mover's region; or a request key repeated by someone else: an outsider gets the 404
+        table, viewer = selectors.table_for(request.user, pk)
+        return _done(request, table, viewer=viewer)
+    return redirect("cardgames_table", pk)
 
 
 @login_required
