@@ -117,8 +117,11 @@ def _outcome(result: dict | None, name) -> dict | None:
 
 
 def log_lines(table: Table, viewer: Viewer, name, moves=None) -> list[str]:
-    moves = table.moves.all() if moves is None else moves
-    return [presenters.move_text(table.game, name, m.seat, m.action, viewer.seat) for m in moves]
+    """The log of moves worded for ``viewer``: ``moves`` (:class:`Move` s), or the whole game's,
+    read as (seat, action) pairs only (a model instance per move was most of a long game's page)."""
+    pairs = (table.moves.values_list("seat", "action") if moves is None
+             else [(m.seat, m.action) for m in moves])
+    return [presenters.move_text(table.game, name, seat, action, viewer.seat) for seat, action in pairs]
 
 
 def actions_for(table: Table, state: dict, viewer: Viewer, view: dict, name) -> list[dict]:
