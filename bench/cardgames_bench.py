@@ -416,6 +416,7 @@ def main() -> None:
           f"{http['rematches']} rematches; load average now {load()}")
     push, refetch = http["push"], http["refetch"]
     print(row("move POST (server time + loopback)", push["posts"] + refetch["posts"]))
+    print(row("  of which the push pass (the mover's answer)", push["posts"]))
     print(row("table region GET (a seat, between moves)", http["regions"]))
     print(row("push: move POST → the first holds `changed`", push["firsts"]))
     print(row(f"push: move POST → all {clients} hold `changed`", push["updates"]))
