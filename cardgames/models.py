@@ -69,7 +69,7 @@ class Seat(models.Model):
     left = models.BooleanField(default=False)  # the person left a game in play
 
     class Meta:
-        ordering = ["table", "index"]
+        ordering = ["table_id", "index"]  # the column: "table" would join the table for its own ordering
         constraints = [
             models.UniqueConstraint(fields=["table", "index"], name="one_seat_per_index"),
             models.UniqueConstraint(fields=["table", "user"], name="one_seat_per_user"),
@@ -96,7 +96,7 @@ class Move(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["table", "ply"]
+        ordering = ["table_id", "ply"]  # the column: "table" would join the table for its own ordering
         constraints = [
             models.UniqueConstraint(fields=["table", "ply"], name="one_move_per_ply"),
             models.UniqueConstraint(fields=["table", "request_key"], condition=~models.Q(request_key=""),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.http import Http404
 from django.template.loader import select_template
 from django.utils import timezone
@@ -40,18 +40,28 @@ class Viewer:
         return not self.seated
 
 
+def _seats(table: Table) -> list[Seat]:
+    """The table's seats with their people: those :func:`table_for` read with the table, or a
+    query for them."""
+    if "seats" in getattr(table, "_prefetched_objects_cache", {}):
+        return list(table.seats.all())
+    return list(table.seats.select_related("user"))
+
+
 def _seat_of(user, table: Table) -> Seat | None:
     if not user.is_authenticated:
         return None
-    return Seat.objects.filter(table=table, user=user).first()
+    return next((s for s in _seats(table) if s.user_id == user.pk), None)
 
 
 def can_view(user, table: Table) -> bool:
     """Seated (now or before), or a member of the campaign the table is open to."""
     if not user.is_authenticated:
         return False
-    if Seat.objects.filter(table=table, user=user).exists():
-        return True
+    return _seat_of(user, table) is not None or _member_watches(user, table)
+
+
+def _member_watches(user, table: Table) -> bool:
     return table.privacy == Table.Privacy.CAMPAIGN and table.campaign is not None and is_member_of(user, table.campaign)
 
 
@@ -59,22 +69,24 @@ def viewer_for(user, table: Table) -> Viewer:
     seat = _seat_of(user, table)
     if seat is not None and not seat.left:
         return Viewer(seat=seat.index, seated=True)
-    if can_view(user, table):
+    if seat is not None or (user.is_authenticated and _member_watches(user, table)):  # can_view
         return Viewer(seat=None, seated=False)
     raise Http404
 
 
 def table_for(user, pk: int) -> tuple[Table, Viewer]:
-    """The table and who ``user`` is at it; 404 for an outsider (never 403)."""
-    table = Table.objects.filter(pk=pk).select_related("campaign").first()
+    """The table (with its seats and their people, read once for the whole page) and who ``user``
+    is at it; 404 for an outsider (never 403)."""
+    table = (Table.objects.filter(pk=pk).select_related("campaign")
+             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).first())
     if table is None:
         raise Http404
     return table, viewer_for(user, table)
 
 
-def seat_names(table: Table) -> dict[int, str]:
+def seat_names(table: Table, seats: list[Seat] | None = None) -> dict[int, str]:
     names = {}
-    for seat in table.seats.select_related("user"):
+    for seat in _seats(table) if seats is None else seats:
         if seat.left:  # a bot took over the seat of a person who left
             names[seat.index] = _("%(bot)s (for %(name)s)") % {"bot": BOT_NAMES[seat.bot],
                                                                "name": seat.user.get_username() if seat.user_id else "…"}
@@ -105,8 +117,11 @@ def _outcome(result: dict | None, name) -> dict | None:
 
 
 def log_lines(table: Table, viewer: Viewer, name, moves=None) -> list[str]:
-    moves = table.moves.all() if moves is None else moves
-    return [presenters.move_text(table.game, name, m.seat, m.action, viewer.seat) for m in moves]
+    """The log of moves worded for ``viewer``: ``moves`` (:class:`Move` s), or the whole game's,
+    read as (seat, action) pairs only (a model instance per move was most of a long game's page)."""
+    pairs = (table.moves.values_list("seat", "action") if moves is None
+             else [(m.seat, m.action) for m in moves])
+    return [presenters.move_text(table.game, name, seat, action, viewer.seat) for seat, action in pairs]
 
 
 def actions_for(table: Table, state: dict, viewer: Viewer, view: dict, name) -> list[dict]:
@@ -138,16 +153,17 @@ def actions_for(table: Table, state: dict, viewer: Viewer, view: dict, name) -> 
 
 def table_page(table: Table, viewer: Viewer) -> dict:
     """Everything the table page shows to ``viewer``."""
-    names = seat_names(table)
+    seats = _seats(table)
+    names = seat_names(table, seats)
     name = _namer(names)
-    seats = list(table.seats.all())
     context = {
         "table": table, "viewer": viewer, "game_title": game_title(table.game),
         "seats": [{"index": s.index, "name": names[s.index], "bot": bool(s.bot), "free": s.is_free,
                    "you": viewer.seated and s.index == viewer.seat} for s in seats],
         "free_seats": [s.index for s in seats if s.is_free],
         "board": None, "actions": [], "to_move": [], "bot_thinking": False, "your_turn": False, "outcome": None,
-        "log": [], "rematch": Table.objects.filter(rematch_of=table).first(),
+        "log": [],  # a rematch follows only a finished game (services.table_rematch)
+        "rematch": Table.objects.filter(rematch_of=table).first() if table.status == Table.Status.FINISHED else None,
     }
     if not table.state:
         return context

@@ -81,8 +81,9 @@ def engine_message(game: str, err: IllegalAction) -> str:
     return error_message(game, err)
 
 
-def _lock(table: Table) -> Table:
-    return Table.objects.select_for_update().get(pk=table.pk)
+def _lock(table: Table | int) -> Table:
+    """The table's row, locked until the transaction ends (``table``: the table or its pk)."""
+    return Table.objects.select_for_update().get(pk=table.pk if isinstance(table, Table) else table)
 
 
 def _changed(table: Table, *fields: str) -> None:
@@ -92,16 +93,22 @@ def _changed(table: Table, *fields: str) -> None:
     publish_on_commit(table_topic(table.pk), table.version)
 
 
-def _bots_to_move(table: Table, state: dict) -> bool:
+def _bots_to_move(table: Table, state: dict, seats: list[Seat] | None = None) -> bool:
+    """Whether a bot is among the seats to move; ``seats``: the table's seats, already read under
+    its lock (else they are asked for)."""
     movers = set(get(table.game).to_move(state))
-    return bool(movers) and Seat.objects.filter(table=table, index__in=movers).exclude(bot="").exists()
+    if not movers:
+        return False
+    if seats is not None:
+        return any(s.index in movers and s.bot for s in seats)
+    return Seat.objects.filter(table=table, index__in=movers).exclude(bot="").exists()
 
 
-def _schedule_bots(table: Table, state: dict) -> None:
+def _schedule_bots(table: Table, state: dict, seats: list[Seat] | None = None) -> None:
     """Queue the bot's move after commit if a bot is among the seats to move now. The move is
     committed whatever happens to the queueing (a broker away is logged, ``robust``): the bot is
     woken again from the table's page (:func:`table_wake_bot`)."""
-    if _bots_to_move(table, state):
+    if _bots_to_move(table, state, seats):
         from cardgames.tasks import bot_move_task
 
         table_id, ply = table.pk, table.ply
@@ -256,11 +263,15 @@ def table_leave(*, table: Table, by) -> Table:
     return table
 
 
-def table_move(*, table: Table, action: dict, ply: int, by=None, bot_seat: int | None = None,
+def table_move(*, table: Table | int, action: dict, ply: int, by=None, bot_seat: int | None = None,
                request_key: str = "") -> Move:
     """Apply ``action`` for ``by``'s seat (or the bot in ``bot_seat``) if the game is still at
     ``ply`` (the ply the page showed) and that seat is to move; the engine validates it. A repeated
-    ``request_key`` returns the move it already made and changes nothing."""
+    ``request_key`` returns the move it already made and changes nothing. ``table`` may be the
+    table or its pk (:class:`Table.DoesNotExist` when there is none): the view passes the pk and
+    reads the table for the page only after the commit, so a move's path to its commit is the lock,
+    the request key, the seats (one query, for the mover's seat and the bots), the move and the
+    table's update."""
     with transaction.atomic():
         table = _lock(table)
         if request_key:
@@ -271,14 +282,13 @@ def table_move(*, table: Table, action: dict, ply: int, by=None, bot_seat: int |
             raise TableError(E_FINISHED)
         if table.status != Table.Status.PLAYING:
             raise TableError(E_NOT_PLAYING)
+        seats = list(Seat.objects.filter(table=table))
         if by is not None:
-            seat = Seat.objects.filter(table=table, user=by, left=False).first()
-            if seat is None:
-                raise TableError(E_NOT_SEATED)
+            seat = next((s for s in seats if s.user_id == by.pk and not s.left), None)
         else:
-            seat = Seat.objects.filter(table=table, index=bot_seat).exclude(bot="").first()
-            if seat is None:
-                raise TableError(E_NOT_SEATED)
+            seat = next((s for s in seats if s.index == bot_seat and s.bot), None)
+        if seat is None:
+            raise TableError(E_NOT_SEATED)
         if ply != table.ply:
             raise TableError(E_STALE)
         engine = get(table.game)
@@ -299,7 +309,7 @@ def table_move(*, table: Table, action: dict, ply: int, by=None, bot_seat: int |
             table.status = Table.Status.FINISHED
         _changed(table, "state", "ply", "status")
         if table.status == Table.Status.PLAYING:
-            _schedule_bots(table, state)
+            _schedule_bots(table, state, seats)
     return move
 
 

@@ -7,6 +7,7 @@ error in it. A table of a private game is 404 to an outsider, page, fragment and
 """
 
 import secrets
+import time
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -31,6 +32,11 @@ GAMES = {
 }
 assert set(GAMES) == set(ENGINE_NAMES)
 TABLE_FRAGMENTS = {"table"}
+# After a move's commit, the request thread sleeps this long before it renders the mover's region:
+# the live bus's push to every other page of the table is written by this process's event loop,
+# which needs the GIL that the render would otherwise hold (issue #13: 8 clients were updated ~4 ms
+# after the first, behind the mover's region; with the pause, within about half a millisecond).
+PUSH_FIRST_SECONDS = 0.001
 
 
 def _invite_key(pk: int) -> str:
@@ -113,31 +119,42 @@ def table_page(request, pk: int):
     return render(request, "cardgames/table.html", context)
 
 
-def _done(request, table, error=None):
-    """After an action: back to the table (no JS), or its region (htmx) with the error."""
+def _done(request, table, error=None, viewer=None):
+    """After an action: back to the table (no JS), or its region (htmx) with the error. ``viewer``
+    given: ``table`` was read (by :func:`selectors.table_for`) after the action and is fresh."""
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect(table)
-    table.refresh_from_db()
-    viewer = selectors.viewer_for(request.user, table)
+    if viewer is None:
+        table, viewer = selectors.table_for(request.user, table.pk)
     return HttpResponse(render_to_string("cardgames/table.html#table", _page_context(request, table, viewer, error), request))
 
 
 @login_required
 @require_POST
 def table_play(request, pk: int):
-    table, viewer = selectors.table_for(request.user, pk)
+    """A move. The service is called with the table's pk (its path to the commit reads the table
+    once, under its lock); the page is read after the commit. A refused move, whatever the reason,
+    reads the table as every page does first, so an outsider gets the 404 and nothing else."""
     form = MoveForm(request.POST)
-    if not form.is_valid():
-        return _done(request, table, str(services.E_MALFORMED))
     try:
+        if not form.is_valid():
+            raise TableError(services.E_MALFORMED)
         action = services.parse_action(form.cleaned_data["action"])
-        services.table_move(table=table, by=request.user, action=action, ply=form.cleaned_data["ply"],
-                            request_key=form.cleaned_data["request_key"])
+        move = services.table_move(table=pk, by=request.user, action=action, ply=form.cleaned_data["ply"],
+                                   request_key=form.cleaned_data["request_key"])
+    except Table.DoesNotExist:
+        raise Http404 from None
     except TableError as err:
-        return _done(request, table, str(err))
-    return _done(request, table)
+        table, viewer = selectors.table_for(request.user, pk)
+        return _done(request, table, str(err), viewer)
+    time.sleep(PUSH_FIRST_SECONDS)  # the others' pushes go out first (see PUSH_FIRST_SECONDS)
+    if request.htmx or move.user_id != request.user.pk:
+        # the mover's region; or a request key repeated by someone else: an outsider gets the 404
+        table, viewer = selectors.table_for(request.user, pk)
+        return _done(request, table, viewer=viewer)
+    return redirect("cardgames_table", pk)
 
 
 @login_required

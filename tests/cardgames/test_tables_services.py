@@ -115,6 +115,22 @@ def test_a_move_is_applied_once_logged_versioned_and_published_after_commit(comm
     assert sent == [(f"table:{table.pk}", table.version)]
 
 
+
+def test_a_move_by_the_tables_pk_reads_each_row_once_before_its_commit(django_assert_num_queries):
+    """The view passes the pk: the lock, the request key, the seats (the mover's and the bots'),
+    the move and the table's update; nothing read twice (issue #13's push)."""
+    table, ana, bea = _people_table()
+    seat = _to_move(table)[0]
+    mover = ana if seat == 0 else bea
+    # + the savepoint and its release: the test's own transaction is open around the service's
+    with django_assert_num_queries(7) as queries:
+        services.table_move(table=table.pk, by=mover, action=_first_legal(table, seat), ply=0, request_key="k")
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert sum('FROM "cardgames_seat"' in q for q in sql) == 1
+    assert sum('FROM "cardgames_table"' in q for q in sql) == 1
+    with pytest.raises(Table.DoesNotExist):
+        services.table_move(table=table.pk + 1000, by=mover, action={}, ply=1)
+
 def test_two_clicks_with_one_request_key_make_one_move():
     table, ana, bea = _people_table()
     seat = _to_move(table)[0]

@@ -211,6 +211,27 @@ def test_an_outsider_gets_404_for_every_url_of_a_private_table(client, post):
         assert client.post(reverse(name, args=[pk]), {"action": "{}", "ply": 0}).status_code == 404, name
 
 
+
+def test_an_outsider_gets_404_for_a_legal_move_and_for_a_move_already_made(client, post):
+    """The move's service runs before the view reads the table; whatever it answers, an outsider
+    gets the 404 and the table does not change (issue #13: the move's lean path)."""
+    table, ana, bea = _boom_for_two(client, post)
+    mover, _waiting = _mover(table, ana, bea)
+    client.force_login(mover)
+    legal = forms(client.get(table.get_absolute_url()).text, "data-legal-action")[0]
+    outsider = _login(client)
+    before = (_state(table), table.version)
+    for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+        assert client.post(legal.action, legal.fields, **headers).status_code == 404
+    assert (_state(table), table.version) == before and not Move.objects.filter(table=table).exists()
+    client.force_login(mover)
+    post(legal.action, legal.fields | {"request_key": "made"})
+    client.force_login(outsider)
+    for headers in ({}, {"HTTP_HX_REQUEST": "true"}):  # the same request key again: no answer but the 404
+        assert client.post(legal.action, legal.fields | {"request_key": "made"}, **headers).status_code == 404
+    assert Move.objects.filter(table=table).count() == 1
+    assert client.post(reverse("cardgames_play", args=[table.pk + 1000]), legal.fields).status_code == 404
+
 def test_a_campaign_member_watches_a_campaign_table_and_may_not_move(client, post):
     ana, bea, carla = make_user(), make_user(), make_user()
     campaign = make_campaign(players=[ana, bea, carla])
