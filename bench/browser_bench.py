@@ -45,7 +45,7 @@ print("IDS", session.pk, ",".join(str(h.pk) for h in heroes))
 """
 
 # In each phone page: the first time #checks holds a marker, stamped; and, for the breakdown, the
-# last push received (htmx's sse extension: htmx:sseMessage) and the #checks refetch's request
+# last push a region received (htmx's sse extension: htmx:sseMessage, once per listening region) and the #checks refetch's request
 # sent and answered (htmx:beforeRequest / htmx:afterRequest), each the last one before the marker.
 WATCH = """() => {
   window.__seen = {};
@@ -189,7 +189,7 @@ def main() -> None:
           f"{len(latencies)} checks:")
     print(f"  p50={pct(latencies, .5) * 1000:7.1f} ms  p95={pct(latencies, .95) * 1000:7.1f} ms  "
           f"max={max(latencies) * 1000:7.1f} ms")
-    labels = {"the Mayor's answer": "the Mayor's POST answered", "push": "the last phone holds the push",
+    labels = {"the Mayor's answer": "the Mayor's POST answered", "push": "the last phone's regions had the push",
               "sent": "the last phone has sent its #checks refetch", "answered": "the last phone has its #checks answer"}
     print("  where the time goes (from the click, p50 / p95):")
     for name, label in labels.items():
