@@ -81,7 +81,9 @@ def _until(page, predicate, rng, limit=400):
             return True
         if page.locator("[data-outcome]").count():
             return False
-        page.locator("form[data-legal-action]").first.wait_for(timeout=20_000)
+        # the seat's turn: its moves are on the page (the first may sit in a closed section of a
+        # long list, as PoCoBOT's are: _play opens it as a person would), not necessarily visible
+        page.locator("form[data-legal-action]").first.wait_for(state="attached", timeout=20_000)
         _play(page, rng)
     return False
 
