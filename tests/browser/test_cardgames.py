@@ -81,9 +81,13 @@ def _until(page, predicate, rng, limit=400):
             return True
         if page.locator("[data-outcome]").count():
             return False
-        # the seat's turn: its moves are on the page (the first may sit in a closed section of a
-        # long list, as PoCoBOT's are: _play opens it as a person would), not necessarily visible
-        page.locator("form[data-legal-action]").first.wait_for(state="attached", timeout=20_000)
+        # the seat's turn (its moves are on the page; the first may sit in a closed section of a
+        # long list, as PoCoBOT's are: _play opens it as a person would), or the end of the game: a
+        # bot's last move can arrive after this loop looked for the outcome (the page showed the
+        # person's move, pushed before the bot's)
+        page.locator("form[data-legal-action], [data-outcome]").first.wait_for(state="attached", timeout=20_000)
+        if page.locator("[data-outcome]").count():
+            return False
         _play(page, rng)
     return False
 
