@@ -210,6 +210,8 @@ SECURE_CSP = {
 REDIS_URL = os.environ.get("REDIS_URL", "")
 LIVE_BUS_BACKEND = "redis" if REDIS_URL else "memory"
 LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "15"))
+# After a publish, a request thread lets this process's event loop write the push first (live/bus.py).
+LIVE_PUSH_FIRST_SECONDS = float(os.environ.get("LIVE_PUSH_FIRST_SECONDS", "0.001"))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None

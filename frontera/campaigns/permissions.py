@@ -4,6 +4,7 @@ A user outside a campaign must not learn that it exists: :func:`campaign_for_mem
 ``Http404``, never 403.
 """
 
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
 from frontera.campaigns.models import Campaign, Membership
@@ -20,6 +21,21 @@ def _role(user, campaign: Campaign) -> str | None:
             Membership.objects.filter(campaign=campaign, user=user).values_list("role", flat=True).first()
         )
     return cache[campaign.pk]
+
+
+def role_subquery(user, campaign_ref: str = "campaign_id"):
+    """The user's role in the campaign that ``campaign_ref`` names, as an annotation, so that a view
+    reading a campaign's object learns the role in the same query (:func:`remember_role`)."""
+    return Subquery(Membership.objects.filter(campaign=OuterRef(campaign_ref), user=user).values("role")[:1])
+
+
+def remember_role(user, campaign_id: int, role: str | None) -> None:
+    """What :func:`role_subquery` read: the permission checks of this request ask no more."""
+    if user.is_authenticated:
+        cache = getattr(user, "_frontera_roles", None)
+        if cache is None:
+            cache = user._frontera_roles = {}
+        cache[campaign_id] = role
 
 
 def is_mayor_of(user, campaign: Campaign) -> bool:

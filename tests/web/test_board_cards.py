@@ -53,3 +53,26 @@ def test_every_card_of_the_board_has_its_forms_token_and_escaped_name(client, la
     assert "&lt;b&gt;&quot;O&#x27;Hara&quot; &amp; Sons&lt;/b&gt;" in board
     salud = "Salud" if language == "es" else "Health"
     assert board.count(f">{salud} −1</button>") == 4
+
+
+def test_callable_characters_in_one_query(django_assert_num_queries):
+    """Every action form validates against who the Mayor may call: the protagonists present in their
+    seats' order, then the NPCs and minions by kind and name; an absent protagonist and another
+    campaign's characters are not there. One query, whatever their number (issue #11)."""
+    from frontera.play.selectors.pages import callable_characters
+    from tests.factories import make_protagonist, make_user
+
+    session, _mayor, seated, extras = make_table(players=3, minions=0)
+    campaign = session.campaign
+    from frontera.campaigns.models import Membership
+
+    newcomer = make_user()
+    Membership.objects.create(campaign=campaign, user=newcomer, role=Membership.Role.PLAYER)
+    absent = make_protagonist(campaign, newcomer, name="Ausente")
+    minions = [make_minion(campaign, name=name) for name in ("Zeta", "Alfa")]
+    _other, _m, _s, foreign = make_table(players=1, minions=1)
+    with django_assert_num_queries(1):
+        rows = callable_characters(session)
+    expected_minions = sorted(minions + extras, key=lambda c: (c.kind, c.name))
+    assert rows == [(c.pk, c.name) for _, c in seated] + [(c.pk, c.name) for c in expected_minions]
+    assert absent.pk not in {pk for pk, _ in rows} and foreign[0].pk not in {pk for pk, _ in rows}

@@ -26,6 +26,32 @@ def test_memory_bus_delivers_to_subscribers_of_that_topic_only():
     asyncio.run(scenario())
 
 
+def test_a_request_thread_lets_the_push_out_first_when_streams_here_listen(monkeypatch, settings):
+    """Issue #11: after a committed publish, a request's thread pauses LIVE_PUSH_FIRST_SECONDS so this
+    process's event loop writes the streams before the answer is rendered; not when no stream of
+    that topic listens here, and never on the loop's own thread."""
+    settings.LIVE_PUSH_FIRST_SECONDS = 0.001
+    backend = bus.MemoryBackend()
+    monkeypatch.setattr(bus, "get_backend", lambda: backend)
+    pauses = []
+    monkeypatch.setattr(bus.time, "sleep", pauses.append)
+
+    async def scenario():
+        async with backend.subscribe("session:1") as queue:
+            await asyncio.to_thread(bus._publish_committed, "session:1", 5)  # a request's thread
+            assert await asyncio.wait_for(queue.get(), 1) == 5
+            assert pauses == [0.001]
+            await asyncio.to_thread(bus._publish_committed, "session:2", 6)  # nobody listens to it here
+            assert pauses == [0.001]
+            bus._publish_committed("session:1", 7)  # the loop's own thread never sleeps
+            assert await asyncio.wait_for(queue.get(), 1) == 7
+            assert pauses == [0.001]
+
+    asyncio.run(scenario())
+    bus._publish_committed("session:1", 8)  # the stream has closed: nobody to let out
+    assert pauses == [0.001]
+
+
 async def _first_chunks(response, n):
     chunks = []
     iterator = response.streaming_content.__aiter__()

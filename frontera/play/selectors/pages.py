@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.db.models import F, OuterRef, Q, Subquery
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_noop
@@ -65,10 +66,16 @@ def _base(
 
 
 def callable_characters(session: GameSession) -> list[tuple[int, str]]:
-    """Who the Mayor may call to a check: the protagonists present, then every NPC and minion."""
-    seated = [(s.character_id, s.character.name) for s in Seat.objects.filter(session=session).select_related("character")]
-    others = Character.objects.filter(campaign=session.campaign).exclude(kind=Character.Kind.PROTAGONIST)
-    return seated + [(c.pk, c.name) for c in others.order_by("kind", "name")]
+    """Who the Mayor may call to a check: the protagonists present (in their seats' order), then
+    every NPC and minion (by kind and name). One query (every action form validates against it)."""
+    seat = Seat.objects.filter(session=session, character=OuterRef("pk")).values("pk")[:1]
+    rows = (
+        Character.objects.filter(campaign_id=session.campaign_id)
+        .annotate(seat=Subquery(seat))
+        .filter(Q(seat__isnull=False) | ~Q(kind=Character.Kind.PROTAGONIST))
+        .order_by(F("seat").asc(nulls_last=True), "kind", "name")
+    )
+    return list(rows.values_list("pk", "name"))
 
 
 # The aria-labels of a character card's one-tap actions on the Mayor's board (templates/play/_cast.html).

@@ -129,7 +129,8 @@ def create_check(
     fresh = Character.objects.in_bulk([e.character.pk for e in entries])  # the sheets as they are now
     entries = [Entry(fresh[e.character.pk], e.trait, e.skill, e.modifier) for e in entries]
     rng, seed = new_rng()
-    catalogue = campaign_catalogue(session.campaign)
+    # equipment counts only toward a skill (FR-CHAR-5): no catalogue to read for a bare trait
+    catalogue = campaign_catalogue(session.campaign) if any(e.skill for e in entries) else None
     try:
         difficulty = rules_checks.check_difficulty(difficulty)
         rows = []
@@ -227,7 +228,10 @@ def opposed_request(*, session: GameSession, by, entries: Sequence[Entry], label
 
 def _lock_participant(participant: Participant) -> tuple[GameSession, Participant]:
     """Lock the session row first (every table action on a session is serialised), then reload."""
-    session_id = Check.objects.filter(pk=participant.prueba_id).values_list("session_id", flat=True).get()
+    if Participant.prueba.is_cached(participant):  # the caller read it: its session is known
+        session_id = participant.prueba.session_id
+    else:
+        session_id = Check.objects.filter(pk=participant.prueba_id).values_list("session_id", flat=True).get()
     session = lock_session(GameSession(pk=session_id))
     locked = Participant.objects.select_related("prueba", "character").get(pk=participant.pk)
     return session, locked
