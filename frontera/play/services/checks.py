@@ -156,6 +156,7 @@ def create_check(
         label_msg=label if isinstance(label, dict) else {}, request_key=request_key, created_by=by,
     )
     log = EventLog(session, by, [])
+    statuses = []
     for entry, seat, count, breakdown, achispado in rows:
         participant = Participant.objects.create(
             prueba=prueba, character=entry.character, seat=seat, trait=entry.trait, skill=entry.skill,
@@ -181,10 +182,11 @@ def create_check(
             participant.save(update_fields=["status", "outcome"])
             log.decide(gettext_noop("%(who)s would draw no card: automatic failure."), rules=["FR-CHK-1"],
                        prueba=prueba, who=entry.character.name)
+        statuses.append(participant.status)
     if regions is not None and not any(achispado for *_, achispado in rows):
         log.regions = set(regions)  # not when an Achispado's card left the dead man's hand (zones)
     log.flush()
-    _refresh_check(prueba, session, by)
+    _refresh_check(prueba, session, by, statuses)
     return prueba
 
 
@@ -436,9 +438,11 @@ def _reveal(prueba: Check, session: GameSession, by) -> None:
     log.flush()
 
 
-def _refresh_check(prueba: Check, session: GameSession, by) -> None:
-    """The check's status is its least advanced participant's; an opposed check reveals when all chose."""
-    statuses = list(prueba.participants.values_list("status", flat=True))
+def _refresh_check(prueba: Check, session: GameSession, by, statuses: Sequence[str] | None = None) -> None:
+    """The check's status is its least advanced participant's; an opposed check reveals when all chose.
+    ``statuses``: the participants' statuses when the caller holds them all (a check just made)."""
+    if statuses is None:
+        statuses = list(prueba.participants.values_list("status", flat=True))
     lowest = min(statuses, key=STATUS_ORDER.index)
     if prueba.kind == Check.Kind.OPPOSED and lowest == Check.Status.CHOSEN:
         _reveal(prueba, session, by)
