@@ -18,6 +18,7 @@ import asyncio
 import itertools
 import logging
 import threading
+import time
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -31,6 +32,7 @@ CHANNEL_PREFIX = "frontera:live:"
 RESYNC = -1
 RESUBSCRIBE_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)  # seconds between attempts; the last one repeats
 REDIS_TIMEOUT = 2.0  # seconds: an unreachable Redis must not hang a request
+REDIS_SETTLE_SECONDS = 0.001  # what :func:`settle` waits with the Redis backend
 
 logger = logging.getLogger(__name__)
 
@@ -59,19 +61,45 @@ class Push(int):
 class MemoryBackend:
     """Subscribers are asyncio queues on their own loops; publishers may be any thread."""
 
+    SETTLE_PENDING = 16  # a thread that never settles keeps at most this many markers
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._subscribers: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]]] = defaultdict(set)
+        self._published = threading.local()  # each publishing thread's markers, for :meth:`settle`
 
     def publish(self, topic: str, version: int) -> None:
         """``version`` is an ``int`` or a :class:`Push` (which names the regions that changed)."""
         with self._lock:
             targets = list(self._subscribers.get(topic, ()))
+        loops = []
         for loop, queue in targets:
             try:
                 loop.call_soon_threadsafe(queue.put_nowait, version)
             except RuntimeError:  # that loop has closed; its subscriber is going away
-                pass
+                continue
+            if loop not in loops:
+                loops.append(loop)
+        for loop in loops:
+            # Set in the loop's next turn, after the subscribers the puts woke have run (their
+            # wake-ups were queued first): those that write at once (the SSE streams) have written.
+            marker = threading.Event()
+            try:
+                loop.call_soon_threadsafe(loop.call_soon, marker.set)
+            except RuntimeError:
+                continue
+            pending = [m for m in getattr(self._published, "markers", ()) if not m.is_set()]
+            self._published.markers = [*pending, marker][-self.SETTLE_PENDING:]
+
+    def settle(self, timeout: float) -> None:
+        """Wait, at most ``timeout`` seconds, until the loops of this thread's pushes since its last
+        settle have had their turn: a sync view about to render keeps the GIL from the loop that
+        writes those pushes to the other pages (issue #13)."""
+        markers, self._published.markers = getattr(self._published, "markers", []), []
+        deadline = time.monotonic() + timeout
+        for marker in markers:
+            if not marker.wait(max(0.0, deadline - time.monotonic())):
+                return
 
     @asynccontextmanager
     async def subscribe(self, topic: str) -> AsyncIterator[asyncio.Queue]:
@@ -104,6 +132,11 @@ class RedisBackend:
     def publish(self, topic: str, version: int) -> None:
         push = version if isinstance(version, Push) else Push(version)
         self._sync_client().publish(CHANNEL_PREFIX + topic, push.encode())
+
+    def settle(self, timeout: float) -> None:
+        """The subscribers' loops cannot be seen from here (Redis delivers to any process): a short
+        pause, so a loop of this process gets its turn before the caller takes the GIL."""
+        time.sleep(min(timeout, REDIS_SETTLE_SECONDS))
 
     @asynccontextmanager
     async def subscribe(self, topic: str) -> AsyncIterator[asyncio.Queue]:
@@ -203,6 +236,14 @@ def _publish_committed(topic: str, version: int, regions=None) -> None:
     except Exception:  # noqa: BLE001 (whatever the backend raised, the change is durable)
         logger.warning("live bus: could not publish %s version %s; clients catch up from the log",
                        topic, version, exc_info=True)
+
+
+def settle(timeout: float) -> None:
+    """Let the pushes this thread published go out before it goes on, waiting at most ``timeout``
+    seconds: with the in-process backend, until the loops of their subscribers have had their
+    turn (the SSE streams have written them); with Redis, a short pause. For a sync view that
+    renders right after a commit (the render holds the GIL the event loop needs to write)."""
+    get_backend().settle(timeout)
 
 
 def subscribe(topic: str):

@@ -1,6 +1,8 @@
 """The live bus and its SSE endpoint: no secrets, versions, catch-up, keep-alive, headers."""
 
 import asyncio
+import threading
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -24,6 +26,48 @@ def test_memory_bus_delivers_to_subscribers_of_that_topic_only():
         assert not backend._subscribers
 
     asyncio.run(scenario())
+
+
+def _subscriber_thread(backend, topic, got, block=0.0):
+    """A subscriber of ``topic`` on its own event loop in a thread (as the server's streams are);
+    ``block``: its loop is then busy for that long before it can take anything."""
+    ready = threading.Event()
+
+    async def subscriber():
+        async with backend.subscribe(topic) as queue:
+            ready.set()
+            time.sleep(block)  # the loop blocked (a blocking call holds it)
+            got.append(await queue.get())
+
+    thread = threading.Thread(target=asyncio.run, args=(subscriber(),), daemon=True)
+    thread.start()
+    assert ready.wait(2)
+    return thread
+
+
+def test_memory_bus_settle_returns_once_the_subscribers_loop_has_taken_the_push():
+    """Issue #13: the move view settles before it renders, so the SSE streams write first."""
+    backend, got = bus.MemoryBackend(), []
+    thread = _subscriber_thread(backend, "table:1", got, block=0.05)
+    backend.publish("table:1", 3)
+    assert got == []
+    backend.settle(2)
+    assert got == [3], "the subscriber ran in its loop's turn, before settle returned"
+    thread.join(2)
+    started = time.monotonic()
+    backend.settle(2)  # nothing published since: nothing to wait for
+    assert time.monotonic() - started < 0.05
+
+
+def test_memory_bus_settle_waits_no_longer_than_its_timeout():
+    backend, got = bus.MemoryBackend(), []
+    thread = _subscriber_thread(backend, "table:1", got, block=0.5)
+    backend.publish("table:1", 3)
+    started = time.monotonic()
+    backend.settle(0.05)
+    assert 0.04 <= time.monotonic() - started < 0.3 and got == []
+    thread.join(2)
+    assert got == [3]
 
 
 async def _first_chunks(response, n):
