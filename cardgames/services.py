@@ -15,6 +15,7 @@ import hashlib
 import json
 import random
 import secrets
+import threading
 import time
 
 from django.conf import settings
@@ -126,9 +127,22 @@ def _start(table: Table) -> None:
     _schedule_bots(table, state)
 
 
+_seed_sequence: tuple[int, random.Random] | None = None  # (CARDGAMES_SEED, its generator)
+_seed_lock = threading.Lock()
+
+
 def new_seed() -> int:
-    """A fresh seed for a new game (tests replace it to get a known deal)."""
-    return secrets.randbits(62)
+    """A fresh seed for a new game: secret and random, or, with the setting ``CARDGAMES_SEED`` (a
+    test server's environment), the next of ``random.Random(CARDGAMES_SEED)``'s 62-bit numbers, so
+    the same tables get the same deals run after run (in-process tests may also replace this)."""
+    global _seed_sequence
+    base = settings.CARDGAMES_SEED
+    if base is None:
+        return secrets.randbits(62)
+    with _seed_lock:
+        if _seed_sequence is None or _seed_sequence[0] != base:
+            _seed_sequence = (base, random.Random(base))
+        return _seed_sequence[1].getrandbits(62)
 
 
 def parse_action(raw: str) -> dict:

@@ -223,6 +223,12 @@ CELERY_TASK_ACKS_LATE = True
 # thinks). A pause lets people see "the bot is thinking"; the services suite uses it to stop a
 # worker in the middle of a move.
 CARDGAMES_BOT_PAUSE = float(os.environ.get("CARDGAMES_BOT_PAUSE", "0"))
+# Known deals for a test server (the browser suite's): an integer makes the new tables' seeds the
+# sequence of random.Random(CARDGAMES_SEED) (cardgames.services.new_seed). Never in production:
+# whoever knows it knows every hand.
+CARDGAMES_SEED = int(os.environ["CARDGAMES_SEED"]) if os.environ.get("CARDGAMES_SEED", "").strip() else None
+if CARDGAMES_SEED is not None and PRODUCTION:
+    raise RuntimeError("CARDGAMES_SEED must not be set when FRONTERA_ENV=production")
 
 INVITE_DEFAULT_DAYS = 7
 INVITE_DEFAULT_USES = 5

@@ -3,6 +3,9 @@
 Every write is atomic and row-locked; a move is validated by the engine; a stale or repeated move
 changes nothing; the bot plays through its Celery task (eager here), once per ply."""
 
+import subprocess
+import sys
+
 import pytest
 
 from cardgames import services
@@ -10,6 +13,7 @@ from cardgames.engines import IllegalAction, get
 from cardgames.models import Move, Seat, Table
 from cardgames.services import TableError
 from tests.factories import make_campaign, make_user
+from tests.servers import ROOT
 
 pytestmark = pytest.mark.django_db
 
@@ -350,3 +354,32 @@ def test_a_refused_move_never_names_a_card_by_its_code():
         services.table_move(table=table, by=mover, action={"type": "change", "card": card, "storage": 0}, ply=0)
     text = str(err.value)
     assert text and card not in text, text
+
+
+# random.Random(13)'s first 62-bit numbers: the deals a server started with CARDGAMES_SEED=13 makes
+SEEDS_13 = [1340883164516475259, 4194513520037794124, 3698593635141418509, 4104390246285580333]
+
+
+def test_cardgames_seed_makes_the_new_tables_seeds_a_known_sequence(settings, monkeypatch):
+    monkeypatch.setattr(services, "_seed_sequence", None)
+    settings.CARDGAMES_SEED = 13
+    assert [services.new_seed() for _ in range(3)] == SEEDS_13[:3]
+    table, _token = services.table_create(game="boom", by=make_user(), seats=2, bots={1: "random"})
+    assert table.seed == SEEDS_13[3], "a table made without a seed takes the sequence's next"
+    settings.CARDGAMES_SEED = 14
+    assert services.new_seed() != SEEDS_13[0], "another value, another sequence, from its start"
+    settings.CARDGAMES_SEED = None
+    assert len({services.new_seed() for _ in range(3)} - set(SEEDS_13)) == 3  # secret and random again
+
+
+def test_cardgames_seed_is_read_from_the_environment_and_refused_in_production():
+    """The browser suite's server gets known deals from its environment; production never does."""
+    code = "import django; django.setup(); from cardgames.services import new_seed; print(new_seed(), new_seed())"
+    env = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "frontera.settings", "DATABASE_URL": "", "REDIS_URL": ""}
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**env, "CARDGAMES_SEED": "13"},
+                         capture_output=True, text=True, timeout=60)
+    assert run.stdout.split() == [str(seed) for seed in SEEDS_13[:2]], run.stderr
+    production = {**env, "CARDGAMES_SEED": "13", "FRONTERA_ENV": "production", "SECRET_KEY": "k" * 50}
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=production, capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode != 0 and "CARDGAMES_SEED must not be set" in run.stderr
