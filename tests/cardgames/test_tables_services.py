@@ -144,11 +144,13 @@ def test_a_request_key_repeated_for_the_current_ply_returns_the_move_it_made():
     table, ana, bea = _people_table()
     seat = _to_move(table)[0]
     mover = ana if seat == 0 else bea
-    first = services.table_move(table=table, by=mover, action=_first_legal(table, seat), ply=0, request_key="k")
+    action = _first_legal(table, seat)
+    first = services.table_move(table=table, by=mover, action=action, ply=0, request_key="k")
     table.refresh_from_db()
     seat = _to_move(table)[0]
     mover = ana if seat == 0 else bea
-    again = services.table_move(table=table, by=mover, action=_first_legal(table, seat), ply=1, request_key="k")
+    action = _first_legal(table, seat)
+    again = services.table_move(table=table, by=mover, action=action, ply=1, request_key="k")
     assert again.pk == first.pk
     _unchanged(table)
 
@@ -374,12 +376,15 @@ def test_cardgames_seed_makes_the_new_tables_seeds_a_known_sequence(settings, mo
 
 def test_cardgames_seed_is_read_from_the_environment_and_refused_in_production():
     """The browser suite's server gets known deals from its environment; production never does."""
-    code = "import django; django.setup(); from cardgames.services import new_seed; print(new_seed(), new_seed())"
-    env = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "frontera.settings", "DATABASE_URL": "", "REDIS_URL": ""}
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**env, "CARDGAMES_SEED": "13"},
-                         capture_output=True, text=True, timeout=60)
-    assert run.stdout.split() == [str(seed) for seed in SEEDS_13[:2]], run.stderr
-    production = {**env, "CARDGAMES_SEED": "13", "FRONTERA_ENV": "production", "SECRET_KEY": "k" * 50}
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=production, capture_output=True, text=True,
-                         timeout=60)
-    assert run.returncode != 0 and "CARDGAMES_SEED must not be set" in run.stderr
+    code = "import django; django.setup(); from cardgames.services import new_seed as s; print(s(), s())"
+    env = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "frontera.settings", "DATABASE_URL": "",
+           "REDIS_URL": "", "CARDGAMES_SEED": "13"}
+
+    def run(**more):
+        return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**env, **more},
+                              capture_output=True, text=True, timeout=60)
+
+    seeded = run()
+    assert seeded.stdout.split() == [str(seed) for seed in SEEDS_13[:2]], seeded.stderr
+    production = run(FRONTERA_ENV="production", SECRET_KEY="k" * 50)
+    assert production.returncode != 0 and "CARDGAMES_SEED must not be set" in production.stderr
