@@ -15,10 +15,11 @@ import hashlib
 import json
 import random
 import secrets
+import threading
 import time
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from cardgames.engines import ENGINE_NAMES, IllegalAction, get
@@ -126,9 +127,22 @@ def _start(table: Table) -> None:
     _schedule_bots(table, state)
 
 
+_seed_sequence: tuple[int, random.Random] | None = None  # (CARDGAMES_SEED, its generator)
+_seed_lock = threading.Lock()
+
+
 def new_seed() -> int:
-    """A fresh seed for a new game (tests replace it to get a known deal)."""
-    return secrets.randbits(62)
+    """A fresh seed for a new game: secret and random, or, with the setting ``CARDGAMES_SEED`` (a
+    test server's environment), the next of ``random.Random(CARDGAMES_SEED)``'s 62-bit numbers, so
+    the same tables get the same deals run after run (in-process tests may also replace this)."""
+    global _seed_sequence
+    base = settings.CARDGAMES_SEED
+    if base is None:
+        return secrets.randbits(62)
+    with _seed_lock:
+        if _seed_sequence is None or _seed_sequence[0] != base:
+            _seed_sequence = (base, random.Random(base))
+        return _seed_sequence[1].getrandbits(62)
 
 
 def parse_action(raw: str) -> dict:
@@ -263,46 +277,62 @@ def table_leave(*, table: Table, by) -> Table:
     return table
 
 
+def _lock_with_seats(table: Table | int) -> tuple[Table, list[Seat]]:
+    """The table's row, locked until the transaction ends, and its seats, in one query: the seats
+    joined to their table (``FOR UPDATE OF`` the table's row alone, the lock every service takes
+    first), in no order. A table with no seat row (none is made so) is read by :func:`_lock`."""
+    pk = table.pk if isinstance(table, Table) else table
+    seats = list(Seat.objects.select_related("table").select_for_update(of=("table",)).filter(table_id=pk)
+                 .order_by())  # no order is needed, and the seats' own costs its compiling
+
+    if not seats:
+        return _lock(pk), []
+    table = seats[0].table
+    for seat in seats:
+        seat.table = table
+    return table, seats
+
+
+def _move_made(table: Table, request_key: str) -> Move | None:
+    """The move already made with ``request_key`` at this table, if any."""
+    return Move.objects.filter(table=table, request_key=request_key).first() if request_key else None
+
+
 def table_move(*, table: Table | int, action: dict, ply: int, by=None, bot_seat: int | None = None,
                request_key: str = "") -> Move:
     """Apply ``action`` for ``by``'s seat (or the bot in ``bot_seat``) if the game is still at
     ``ply`` (the ply the page showed) and that seat is to move; the engine validates it. A repeated
     ``request_key`` returns the move it already made and changes nothing. ``table`` may be the
     table or its pk (:class:`Table.DoesNotExist` when there is none): the view passes the pk and
-    reads the table for the page only after the commit, so a move's path to its commit is the lock,
-    the request key, the seats (one query, for the mover's seat and the bots), the move and the
-    table's update."""
+    reads the table for the page only after the commit.
+
+    A move's path to its commit is one read (the locked table with its seats), the move and the
+    table's update (issue #13's push). The request key is looked for only when the move is refused
+    (a repeat comes after its move, so the game has left its ply) or when the move's row collides
+    with the key's unique constraint (a repeat posted for the current ply): either way the move
+    already made is returned."""
     with transaction.atomic():
-        table = _lock(table)
-        if request_key:
-            done = Move.objects.filter(table=table, request_key=request_key).first()
+        table, seats = _lock_with_seats(table)
+        try:
+            seat, engine, state = _move_checked(table, seats, action, ply, by, bot_seat)
+        except TableError:
+            done = _move_made(table, request_key)
             if done is not None:
                 return done
-        if table.status == Table.Status.FINISHED:
-            raise TableError(E_FINISHED)
-        if table.status != Table.Status.PLAYING:
-            raise TableError(E_NOT_PLAYING)
-        seats = list(Seat.objects.filter(table=table))
-        if by is not None:
-            seat = next((s for s in seats if s.user_id == by.pk and not s.left), None)
+            raise
+        move = Move(table=table, ply=table.ply, seat=seat.index, action=action,
+                    user=by, bot=seat.bot if by is None else "", request_key=request_key)
+        if request_key:
+            try:
+                with transaction.atomic():  # a savepoint: the collision leaves the transaction usable
+                    move.save(force_insert=True)
+            except IntegrityError:
+                done = _move_made(table, request_key)
+                if done is None:
+                    raise
+                return done
         else:
-            seat = next((s for s in seats if s.index == bot_seat and s.bot), None)
-        if seat is None:
-            raise TableError(E_NOT_SEATED)
-        if ply != table.ply:
-            raise TableError(E_STALE)
-        engine = get(table.game)
-        state = engine.from_json(table.state)
-        if seat.index not in engine.to_move(state):
-            raise TableError(E_NOT_YOUR_TURN)
-        if not isinstance(action, dict):
-            raise TableError(E_MALFORMED)
-        try:
-            state = engine.apply(state, seat.index, action)
-        except IllegalAction as err:
-            raise TableError(engine_message(table.game, err)) from err
-        move = Move.objects.create(table=table, ply=table.ply, seat=seat.index, action=action,
-                                   user=by, bot=seat.bot if by is None else "", request_key=request_key)
+            move.save(force_insert=True)
         table.state = engine.to_json(state)
         table.ply += 1
         if engine.outcome(state) is not None:
@@ -311,6 +341,33 @@ def table_move(*, table: Table | int, action: dict, ply: int, by=None, bot_seat:
         if table.status == Table.Status.PLAYING:
             _schedule_bots(table, state, seats)
     return move
+
+
+def _move_checked(table: Table, seats: list[Seat], action: dict, ply: int, by, bot_seat: int | None):
+    """The checks of :func:`table_move` (call holding the table's lock): the mover's seat, the
+    engine and the state after the action, or :class:`TableError` saying why not."""
+    if table.status == Table.Status.FINISHED:
+        raise TableError(E_FINISHED)
+    if table.status != Table.Status.PLAYING:
+        raise TableError(E_NOT_PLAYING)
+    if by is not None:
+        seat = next((s for s in seats if s.user_id == by.pk and not s.left), None)
+    else:
+        seat = next((s for s in seats if s.index == bot_seat and s.bot), None)
+    if seat is None:
+        raise TableError(E_NOT_SEATED)
+    if ply != table.ply:
+        raise TableError(E_STALE)
+    engine = get(table.game)
+    state = engine.from_json(table.state)
+    if seat.index not in engine.to_move(state):
+        raise TableError(E_NOT_YOUR_TURN)
+    if not isinstance(action, dict):
+        raise TableError(E_MALFORMED)
+    try:
+        return seat, engine, engine.apply(state, seat.index, action)
+    except IllegalAction as err:
+        raise TableError(engine_message(table.game, err)) from err
 
 
 BOT_STUCK_SECONDS = 30  # a bot to move whose table has not changed for this long may be woken

@@ -7,7 +7,6 @@ error in it. A table of a private game is 404 to an outsider, page, fragment and
 """
 
 import secrets
-import time
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -32,11 +31,6 @@ GAMES = {
 }
 assert set(GAMES) == set(ENGINE_NAMES)
 TABLE_FRAGMENTS = {"table"}
-# After a move's commit, the request thread sleeps this long before it renders the mover's region:
-# the live bus's push to every other page of the table is written by this process's event loop,
-# which needs the GIL that the render would otherwise hold (issue #13: 8 clients were updated ~4 ms
-# after the first, behind the mover's region; with the pause, within about half a millisecond).
-PUSH_FIRST_SECONDS = 0.001
 
 
 def _invite_key(pk: int) -> str:
@@ -149,7 +143,7 @@ def table_play(request, pk: int):
     except TableError as err:
         table, viewer = selectors.table_for(request.user, pk)
         return _done(request, table, str(err), viewer)
-    time.sleep(PUSH_FIRST_SECONDS)  # the others' pushes go out first (see PUSH_FIRST_SECONDS)
+    # the others' pushes have gone out first: the bus settled after the commit (LIVE_PUSH_FIRST_SECONDS)
     if request.htmx or move.user_id != request.user.pk:
         # the mover's region; or a request key repeated by someone else: an outsider gets the 404
         table, viewer = selectors.table_for(request.user, pk)

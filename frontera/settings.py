@@ -210,8 +210,9 @@ SECURE_CSP = {
 REDIS_URL = os.environ.get("REDIS_URL", "")
 LIVE_BUS_BACKEND = "redis" if REDIS_URL else "memory"
 LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "15"))
-# After a publish, a request thread lets this process's event loop write the push first (live/bus.py).
-LIVE_PUSH_FIRST_SECONDS = float(os.environ.get("LIVE_PUSH_FIRST_SECONDS", "0.001"))
+# After a publish, a request thread waits (at most this long) for this process's event loop to write
+# the push to its streams before it renders its answer (live/bus.py: settle; 0 turns it off).
+LIVE_PUSH_FIRST_SECONDS = float(os.environ.get("LIVE_PUSH_FIRST_SECONDS", "0.005"))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None
@@ -225,6 +226,12 @@ CELERY_TASK_ACKS_LATE = True
 # thinks). A pause lets people see "the bot is thinking"; the services suite uses it to stop a
 # worker in the middle of a move.
 CARDGAMES_BOT_PAUSE = float(os.environ.get("CARDGAMES_BOT_PAUSE", "0"))
+# Known deals for a test server (the browser suite's): an integer makes the new tables' seeds the
+# sequence of random.Random(CARDGAMES_SEED) (cardgames.services.new_seed). Never in production:
+# whoever knows it knows every hand.
+CARDGAMES_SEED = int(os.environ["CARDGAMES_SEED"]) if os.environ.get("CARDGAMES_SEED", "").strip() else None
+if CARDGAMES_SEED is not None and PRODUCTION:
+    raise RuntimeError("CARDGAMES_SEED must not be set when FRONTERA_ENV=production")
 
 INVITE_DEFAULT_DAYS = 7
 INVITE_DEFAULT_USES = 5

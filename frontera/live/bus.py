@@ -32,6 +32,7 @@ CHANNEL_PREFIX = "frontera:live:"
 RESYNC = -1
 RESUBSCRIBE_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)  # seconds between attempts; the last one repeats
 REDIS_TIMEOUT = 2.0  # seconds: an unreachable Redis must not hang a request
+REDIS_SETTLE_SECONDS = 0.001  # what :func:`settle` waits with the Redis backend
 
 logger = logging.getLogger(__name__)
 
@@ -60,9 +61,12 @@ class Push(int):
 class MemoryBackend:
     """Subscribers are asyncio queues on their own loops; publishers may be any thread."""
 
+    SETTLE_PENDING = 16  # a thread that never settles keeps at most this many markers
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._subscribers: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]]] = defaultdict(set)
+        self._published = threading.local()  # each publishing thread's markers, for :meth:`settle`
 
     def has_local_subscribers(self, topic: str) -> bool:
         return bool(self._subscribers.get(topic))
@@ -71,11 +75,34 @@ class MemoryBackend:
         """``version`` is an ``int`` or a :class:`Push` (which names the regions that changed)."""
         with self._lock:
             targets = list(self._subscribers.get(topic, ()))
+        loops = []
         for loop, queue in targets:
             try:
                 loop.call_soon_threadsafe(queue.put_nowait, version)
             except RuntimeError:  # that loop has closed; its subscriber is going away
-                pass
+                continue
+            if loop not in loops:
+                loops.append(loop)
+        for loop in loops:
+            # Set in the loop's next turn, after the subscribers the puts woke have run (their
+            # wake-ups were queued first): those that write at once (the SSE streams) have written.
+            marker = threading.Event()
+            try:
+                loop.call_soon_threadsafe(loop.call_soon, marker.set)
+            except RuntimeError:
+                continue
+            pending = [m for m in getattr(self._published, "markers", ()) if not m.is_set()]
+            self._published.markers = [*pending, marker][-self.SETTLE_PENDING:]
+
+    def settle(self, timeout: float) -> None:
+        """Wait, at most ``timeout`` seconds, until the loops of this thread's pushes since its last
+        settle have had their turn: a sync view about to render keeps the GIL from the loop that
+        writes those pushes to the other pages (issue #13)."""
+        markers, self._published.markers = getattr(self._published, "markers", []), []
+        deadline = time.monotonic() + timeout
+        for marker in markers:
+            if not marker.wait(max(0.0, deadline - time.monotonic())):
+                return
 
     @asynccontextmanager
     async def subscribe(self, topic: str) -> AsyncIterator[asyncio.Queue]:
@@ -112,6 +139,11 @@ class RedisBackend:
     def publish(self, topic: str, version: int) -> None:
         push = version if isinstance(version, Push) else Push(version)
         self._sync_client().publish(CHANNEL_PREFIX + topic, push.encode())
+
+    def settle(self, timeout: float) -> None:
+        """The subscribers' loops cannot be seen from here (Redis delivers to any process): a short
+        pause, so a loop of this process gets its turn before the caller takes the GIL."""
+        time.sleep(min(timeout, REDIS_SETTLE_SECONDS))
 
     @asynccontextmanager
     async def subscribe(self, topic: str) -> AsyncIterator[asyncio.Queue]:
@@ -221,17 +253,25 @@ def _publish_committed(topic: str, version: int, regions=None) -> None:
 
 def _let_the_push_out(topic: str) -> None:
     """Push first: when streams of ``topic`` run in this process, the publishing thread (a request's,
-    which goes on to render its answer) pauses for ``LIVE_PUSH_FIRST_SECONDS`` so that the event
-    loop, which writes those streams, gets the GIL now rather than after the render (issue #11:
-    the pages were told ~5 ms late, one GIL switch interval, behind the Mayor's own answer). Not on
-    the loop's own thread, and not when nobody here listens (the tests' client, a Celery worker)."""
-    pause = settings.LIVE_PUSH_FIRST_SECONDS
-    if pause <= 0 or not get_backend().has_local_subscribers(topic):
+    which goes on to render its answer) lets the event loop that writes those streams have the GIL
+    now rather than after the render (:func:`settle`, at most ``LIVE_PUSH_FIRST_SECONDS``; issues
+    #11 and #13: the other pages were told one GIL switch interval, ~5 ms, behind the answer). Not
+    on the loop's own thread, and not when nobody here listens (the tests' client, a Celery worker)."""
+    timeout = settings.LIVE_PUSH_FIRST_SECONDS
+    if timeout <= 0 or not get_backend().has_local_subscribers(topic):
         return
     try:
         asyncio.get_running_loop()
     except RuntimeError:  # a thread without a running loop: a request's, or a worker's
-        time.sleep(pause)
+        settle(timeout)
+
+
+def settle(timeout: float) -> None:
+    """Let the pushes this thread published go out before it goes on, waiting at most ``timeout``
+    seconds: with the in-process backend, until the loops of their subscribers have had their
+    turn (the SSE streams have written them); with Redis, a short pause. For a sync view that
+    renders right after a commit (the render holds the GIL the event loop needs to write)."""
+    get_backend().settle(timeout)
 
 
 def subscribe(topic: str):

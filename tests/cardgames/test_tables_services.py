@@ -3,6 +3,9 @@
 Every write is atomic and row-locked; a move is validated by the engine; a stale or repeated move
 changes nothing; the bot plays through its Celery task (eager here), once per ply."""
 
+import subprocess
+import sys
+
 import pytest
 
 from cardgames import services
@@ -10,6 +13,7 @@ from cardgames.engines import IllegalAction, get
 from cardgames.models import Move, Seat, Table
 from cardgames.services import TableError
 from tests.factories import make_campaign, make_user
+from tests.servers import ROOT
 
 pytestmark = pytest.mark.django_db
 
@@ -117,19 +121,39 @@ def test_a_move_is_applied_once_logged_versioned_and_published_after_commit(comm
 
 
 def test_a_move_by_the_tables_pk_reads_each_row_once_before_its_commit(django_assert_num_queries):
-    """The view passes the pk: the lock, the request key, the seats (the mover's and the bots'),
-    the move and the table's update; nothing read twice (issue #13's push)."""
+    """The view passes the pk: one read (the locked table joined to its seats: the mover's and the
+    bots'), the move (in a savepoint, for its request key) and the table's update; the request key
+    is not looked for on the way of a move that is made (issue #13's push)."""
     table, ana, bea = _people_table()
     seat = _to_move(table)[0]
     mover = ana if seat == 0 else bea
-    # + the savepoint and its release: the test's own transaction is open around the service's
+    # + the savepoints and their releases: the test's own transaction is open around the service's
     with django_assert_num_queries(7) as queries:
         services.table_move(table=table.pk, by=mover, action=_first_legal(table, seat), ply=0, request_key="k")
     sql = [q["sql"] for q in queries.captured_queries]
-    assert sum('FROM "cardgames_seat"' in q for q in sql) == 1
-    assert sum('FROM "cardgames_table"' in q for q in sql) == 1
+    reads = [q for q in sql if q.startswith("SELECT")]
+    assert len(reads) == 1 and 'FROM "cardgames_seat" INNER JOIN "cardgames_table"' in reads[0], reads
+    assert sum(q.startswith("INSERT") for q in sql) == 1 and sum(q.startswith("UPDATE") for q in sql) == 1
     with pytest.raises(Table.DoesNotExist):
         services.table_move(table=table.pk + 1000, by=mover, action={}, ply=1)
+
+
+def test_a_request_key_repeated_for_the_current_ply_returns_the_move_it_made():
+    """A key posted again with a ply the game is at now (not by the page, which sends its own ply):
+    the key's unique constraint refuses the second row and the first move is returned."""
+    table, ana, bea = _people_table()
+    seat = _to_move(table)[0]
+    mover = ana if seat == 0 else bea
+    action = _first_legal(table, seat)
+    first = services.table_move(table=table, by=mover, action=action, ply=0, request_key="k")
+    table.refresh_from_db()
+    seat = _to_move(table)[0]
+    mover = ana if seat == 0 else bea
+    action = _first_legal(table, seat)
+    again = services.table_move(table=table, by=mover, action=action, ply=1, request_key="k")
+    assert again.pk == first.pk
+    _unchanged(table)
+
 
 def test_two_clicks_with_one_request_key_make_one_move():
     table, ana, bea = _people_table()
@@ -332,3 +356,35 @@ def test_a_refused_move_never_names_a_card_by_its_code():
         services.table_move(table=table, by=mover, action={"type": "change", "card": card, "storage": 0}, ply=0)
     text = str(err.value)
     assert text and card not in text, text
+
+
+# random.Random(13)'s first 62-bit numbers: the deals a server started with CARDGAMES_SEED=13 makes
+SEEDS_13 = [1340883164516475259, 4194513520037794124, 3698593635141418509, 4104390246285580333]
+
+
+def test_cardgames_seed_makes_the_new_tables_seeds_a_known_sequence(settings, monkeypatch):
+    monkeypatch.setattr(services, "_seed_sequence", None)
+    settings.CARDGAMES_SEED = 13
+    assert [services.new_seed() for _ in range(3)] == SEEDS_13[:3]
+    table, _token = services.table_create(game="boom", by=make_user(), seats=2, bots={1: "random"})
+    assert table.seed == SEEDS_13[3], "a table made without a seed takes the sequence's next"
+    settings.CARDGAMES_SEED = 14
+    assert services.new_seed() != SEEDS_13[0], "another value, another sequence, from its start"
+    settings.CARDGAMES_SEED = None
+    assert len({services.new_seed() for _ in range(3)} - set(SEEDS_13)) == 3  # secret and random again
+
+
+def test_cardgames_seed_is_read_from_the_environment_and_refused_in_production():
+    """The browser suite's server gets known deals from its environment; production never does."""
+    code = "import django; django.setup(); from cardgames.services import new_seed as s; print(s(), s())"
+    env = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "frontera.settings", "DATABASE_URL": "",
+           "REDIS_URL": "", "CARDGAMES_SEED": "13"}
+
+    def run(**more):
+        return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**env, **more},
+                              capture_output=True, text=True, timeout=60)
+
+    seeded = run()
+    assert seeded.stdout.split() == [str(seed) for seed in SEEDS_13[:2]], seeded.stderr
+    production = run(FRONTERA_ENV="production", SECRET_KEY="k" * 50)
+    assert production.returncode != 0 and "CARDGAMES_SEED must not be set" in production.stderr

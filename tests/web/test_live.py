@@ -1,6 +1,8 @@
 """The live bus and its SSE endpoint: no secrets, versions, catch-up, keep-alive, headers."""
 
 import asyncio
+import threading
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -27,29 +29,72 @@ def test_memory_bus_delivers_to_subscribers_of_that_topic_only():
 
 
 def test_a_request_thread_lets_the_push_out_first_when_streams_here_listen(monkeypatch, settings):
-    """Issue #11: after a committed publish, a request's thread pauses LIVE_PUSH_FIRST_SECONDS so this
-    process's event loop writes the streams before the answer is rendered; not when no stream of
-    that topic listens here, and never on the loop's own thread."""
-    settings.LIVE_PUSH_FIRST_SECONDS = 0.001
+    """Issues #11, #13: after a committed publish, a request's thread settles (at most
+    LIVE_PUSH_FIRST_SECONDS) so this process's event loop writes the streams before the answer is
+    rendered; not when no stream of that topic listens here, and never on the loop's own thread."""
+    settings.LIVE_PUSH_FIRST_SECONDS = 0.005
     backend = bus.MemoryBackend()
     monkeypatch.setattr(bus, "get_backend", lambda: backend)
-    pauses = []
-    monkeypatch.setattr(bus.time, "sleep", pauses.append)
+    settled = []
+    real_settle = backend.settle
+    monkeypatch.setattr(backend, "settle", lambda timeout: (settled.append(timeout), real_settle(timeout)))
 
     async def scenario():
         async with backend.subscribe("session:1") as queue:
             await asyncio.to_thread(bus._publish_committed, "session:1", 5)  # a request's thread
-            assert await asyncio.wait_for(queue.get(), 1) == 5
-            assert pauses == [0.001]
+            assert settled == [0.005]
+            assert queue.get_nowait() == 5, "the loop took the push before the thread went on"
             await asyncio.to_thread(bus._publish_committed, "session:2", 6)  # nobody listens to it here
-            assert pauses == [0.001]
-            bus._publish_committed("session:1", 7)  # the loop's own thread never sleeps
+            assert settled == [0.005]
+            bus._publish_committed("session:1", 7)  # the loop's own thread never waits on itself
             assert await asyncio.wait_for(queue.get(), 1) == 7
-            assert pauses == [0.001]
+            assert settled == [0.005]
 
     asyncio.run(scenario())
     bus._publish_committed("session:1", 8)  # the stream has closed: nobody to let out
-    assert pauses == [0.001]
+    assert settled == [0.005]
+
+
+def _subscriber_thread(backend, topic, got, block=0.0):
+    """A subscriber of ``topic`` on its own event loop in a thread (as the server's streams are);
+    ``block``: its loop is then busy for that long before it can take anything."""
+    ready = threading.Event()
+
+    async def subscriber():
+        async with backend.subscribe(topic) as queue:
+            ready.set()
+            time.sleep(block)  # the loop blocked (a blocking call holds it)
+            got.append(await queue.get())
+
+    thread = threading.Thread(target=asyncio.run, args=(subscriber(),), daemon=True)
+    thread.start()
+    assert ready.wait(2)
+    return thread
+
+
+def test_memory_bus_settle_returns_once_the_subscribers_loop_has_taken_the_push():
+    """Issue #13: the move view settles before it renders, so the SSE streams write first."""
+    backend, got = bus.MemoryBackend(), []
+    thread = _subscriber_thread(backend, "table:1", got, block=0.05)
+    backend.publish("table:1", 3)
+    assert got == []
+    backend.settle(2)
+    assert got == [3], "the subscriber ran in its loop's turn, before settle returned"
+    thread.join(2)
+    started = time.monotonic()
+    backend.settle(2)  # nothing published since: nothing to wait for
+    assert time.monotonic() - started < 0.05
+
+
+def test_memory_bus_settle_waits_no_longer_than_its_timeout():
+    backend, got = bus.MemoryBackend(), []
+    thread = _subscriber_thread(backend, "table:1", got, block=0.5)
+    backend.publish("table:1", 3)
+    started = time.monotonic()
+    backend.settle(0.05)
+    assert 0.04 <= time.monotonic() - started < 0.3 and got == []
+    thread.join(2)
+    assert got == [3]
 
 
 async def _first_chunks(response, n):
