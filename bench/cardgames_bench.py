@@ -19,7 +19,9 @@
      answers with, plus a few hundred µs); and apart, the time of a seat's region GET;
    - push: from sending the POST until every one of the 8 clients holds a ``changed`` event for
      the move's version (what issue #13 asks to compare with the peer), and until the first one
-     does (the move's work up to its commit and publish; the rest is the fan-out);
+     does (the move's work up to its commit and publish; the rest is the fan-out). In this pass
+     the 8 streams are read by one event loop in a process of their own (``bench/sse_clients.py``),
+     as the peer's 8 clients share one node event loop;
    - the floor: after each move of the push pass, ``FLOOR_GETS`` GETs of a static file
      (``FLOOR_PATH``, served by WhiteNoise) through the same server and connection as a seat's
      reads: the HTTP stack's own round trip (uvicorn, Django's ASGI handler, the middleware up to
@@ -63,6 +65,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.sse_clients import SseClients  # noqa: E402 (after the project's root is on the path)
 
 SEATED, SPECTATORS = 2, 6
 PEER = ROOT / "bench" / "peer"
@@ -212,7 +216,7 @@ class TablePlay:
         people = {name: Person(base, name, key, table) for name, key in sessions.items()}
         self.seats = [people[f"bench_seat{i}"] for i in range(SEATED)]
         self.watchers = [people[f"bench_watch{i}"] for i in range(SPECTATORS)]
-        self.rng, self.table, self.followers = rng, table, []
+        self.rng, self.table, self.followers, self.clients = rng, table, [], None
         self.news = threading.Condition()  # notified by a follower at each event it records
         self.region_times: list[float] = []  # a seat's table region (?fragment=table), read before each move
         self.rematches = 0
@@ -226,15 +230,29 @@ class TablePlay:
             assert r.status_code == 200, (FLOOR_PATH, r.status_code)
 
     def follow(self, refetch: bool) -> None:
-        for follower in self.followers:  # the old table's (or pass's) clients go away first
-            follower.stop = True
-        for follower in self.followers:
-            follower.join(KEEPALIVE + 3)  # it returns at its next line: at the latest a keep-alive
-        self.followers = [Follower(p, self.table, refetch, self.news) for p in [*self.seats, *self.watchers]]
+        self.unfollow()  # the old table's (or pass's) clients go away first
+        people = [*self.seats, *self.watchers]
+        if not refetch:
+            # the push pass: every stream on one event loop in a process of its own, as the
+            # peer's clients share one node event loop (bench/sse_clients.py)
+            self.clients = SseClients(self.seats[0].base, [(f"/live/table:{self.table}/", dict(p.http.cookies))
+                                                           for p in people], self.news)
+            return
+        self.followers = [Follower(p, self.table, refetch, self.news) for p in people]
         for follower in self.followers:
             follower.start()
         for follower in self.followers:
             assert follower.ready.wait(15), "an SSE client never got its hello"
+
+    def unfollow(self) -> None:
+        if self.clients is not None:
+            self.clients.close()
+            self.clients = None
+        for follower in self.followers:
+            follower.stop = True
+        for follower in self.followers:
+            follower.join(KEEPALIVE + 3)  # it returns at its next line: at the latest a keep-alive
+        self.followers = []
 
     def _rematch(self) -> None:
         r = self.seats[0].http.post(f"/mesas/mesa/{self.table}/revancha/",
@@ -263,10 +281,10 @@ class TablePlay:
             region, post_time = person.post(chosen["url"], chosen["data"])
             assert 'data-testid="error"' not in region, re.search(r'data-testid="error">([^<]*)', region).group(1)
             version = version_of(region)
-            events = "refetched" if refetch else "changed"
 
             def arrivals():
-                done = [arrival(getattr(f, events), version, sent) for f in self.followers]
+                lists = [f.refetched for f in self.followers] if refetch else self.clients.events
+                done = [arrival(times, version, sent) for times in lists]
                 return done if all(done) else None
 
             with self.news:
@@ -326,8 +344,7 @@ def table_over_http(tmp: Path, moves: int, peer=None, database_url: str = "", re
             if peer and len(result["peer"]) < 2:
                 result["peer"].append(peer())
         result["rematches"], result["regions"], result["floor"] = play.rematches, play.region_times, play.floor_times
-        for follower in play.followers:
-            follower.stop = True
+        play.unfollow()
     finally:
         server.stop()
     return result

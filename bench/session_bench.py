@@ -10,7 +10,9 @@
    client draws and chooses. Prints p50/p95 of the wall time of each action (local loopback, so it
    is the server's time plus a few hundred µs), and the push latency: from the moment the Mayor's
    request is sent to the moment every subscribed SSE client (Mayor + players) receives the
-   ``changed`` event carrying a version at least that of the action.
+   ``changed`` event carrying a version at least that of the action. The clients' streams are read
+   by one event loop in a process of their own (``bench/sse_clients.py``), as the peer's clients
+   share one node event loop.
 
 3. ``--rounds`` combat rounds over HTTP (default 20): each round is a fight of two protagonists
    (rotating through the players) against two fresh minions; the Mayor declares and draws for the
@@ -36,7 +38,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -150,33 +151,6 @@ class Browser:
         return r, time.perf_counter() - start
 
 
-class Listener(threading.Thread):
-    """One SSE subscriber: records (arrival time, version) of every ``changed`` event."""
-
-    def __init__(self, browser: Browser, topic: str):
-        super().__init__(daemon=True)
-        self.browser, self.topic, self.events, self.ready = browser, topic, [], threading.Event()
-        self.stop = False
-
-    def run(self):
-        try:
-            self._listen()
-        except Exception:  # noqa: BLE001 (the server stops under our feet at the end)
-            pass
-
-    def _listen(self):
-        with self.browser.http.stream("GET", f"/live/{self.topic}/", timeout=None) as response:
-            for line in response.iter_lines():
-                if line.startswith("event: hello"):
-                    self.ready.set()
-                if line.startswith("id: "):
-                    version = int(line[4:])
-                if line.startswith("event: changed"):
-                    self.events.append((time.perf_counter(), version))
-                if self.stop:
-                    return
-
-
 def fresh_postgres(url: str) -> None:
     """Drop and create the database named in ``url`` (the bench's own), so each run starts empty."""
     import psycopg
@@ -191,6 +165,7 @@ def fresh_postgres(url: str) -> None:
 
 
 def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, database_url: str = "") -> None:
+    from bench.sse_clients import SseClients
     from tests.servers import AppServer
 
     env = {"DATABASE_URL": database_url, "REDIS_URL": "", "SQLITE_PATH": str(tmp / "bench.sqlite3"),
@@ -209,11 +184,9 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, da
         mayor = Browser(server.url, "bench_mayor")
         phones = [Browser(server.url, f"bench_p{i}") for i in range(players)]
         page = f"/sesiones/{session_id}/"
-        listeners = [Listener(b, f"session:{session_id}") for b in [mayor, *phones]]
-        for listener in listeners:
-            listener.start()
-        for listener in listeners:
-            assert listener.ready.wait(10)
+        # every client's stream, on one event loop in a process of its own (bench/sse_clients.py)
+        listeners = SseClients(server.url, [(f"/live/session:{session_id}/", dict(b.http.cookies))
+                                            for b in [mayor, *phones]])
         times = {"call check (Mayor)": [], "draw (phone)": [], "choose (phone)": [], "dashboard page": [],
                  "phone page": [], "phone #checks fragment": []}
         push = []
@@ -240,14 +213,13 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, da
                 times["dashboard page"].append(mayor.get(page)[1])
                 times["phone page"].append(phones[i].get(page)[1])
         time.sleep(1)
-        for listener in listeners:
-            listener.stop = True
+        listeners.close()
         # push latency: for each Mayor action, the first "changed" each client got after it was sent
         latencies = []
         for sent, ls, _n in push:
             worst = 0.0
-            for listener in ls:
-                arrival = next((t for t, _v in listener.events if t >= sent), None)
+            for events in ls.events:
+                arrival = next((t for t, _v in events if t >= sent), None)
                 if arrival is None:
                     worst = float("inf")
                     break
