@@ -278,16 +278,13 @@ def table_leave(*, table: Table, by) -> Table:
 
 
 def _lock_with_seats(table: Table | int) -> tuple[Table, list[Seat]]:
-    """The table's row, locked until the transaction ends, and its seats, in one query: the seats
-    joined to their table (``FOR UPDATE OF`` the table's row alone, the lock every service takes
-    first), in no order. A table with no seat row (none is made so) is read by :func:`_lock`."""
-    pk = table.pk if isinstance(table, Table) else table
-    seats = list(Seat.objects.select_related("table").select_for_update(of=("table",)).filter(table_id=pk)
-                 .order_by())  # no order is needed, and the seats' own costs its compiling
-
-    if not seats:
-        return _lock(pk), []
-    table = seats[0].table
+    """The table's row, locked until the transaction ends, then its seats, in no order: two reads.
+    Not one joined ``FOR UPDATE OF`` the table: on PostgreSQL a statement that waited for the lock
+    re-reads only the locked row, and its seats would be those from before the wait (a player who
+    had just left could still move, and no stand-in bot would be scheduled). Read after the lock,
+    the seats are what the transaction that held it committed."""
+    table = _lock(table)
+    seats = list(Seat.objects.filter(table=table).order_by())  # no order is needed
     for seat in seats:
         seat.table = table
     return table, seats
@@ -306,7 +303,7 @@ def table_move(*, table: Table | int, action: dict, ply: int, by=None, bot_seat:
     table or its pk (:class:`Table.DoesNotExist` when there is none): the view passes the pk and
     reads the table for the page only after the commit.
 
-    A move's path to its commit is one read (the locked table with its seats), the move and the
+    A move's path to its commit is two reads (the locked table, then its seats), the move and the
     table's update (issue #13's push). The request key is looked for only when the move is refused
     (a repeat comes after its move, so the game has left its ply) or when the move's row collides
     with the key's unique constraint (a repeat posted for the current ply): either way the move

@@ -85,7 +85,9 @@ class MemoryBackend:
                 loops.append(loop)
         for loop in loops:
             # Set in the loop's next turn, after the subscribers the puts woke have run (their
-            # wake-ups were queued first): those that write at once (the SSE streams) have written.
+            # wake-ups were queued first): those that write at once (a topic's SSE stream) have
+            # written. Best effort: a stream that reads the database first (the multi-topic one,
+            # through a thread) writes later, and the caller goes on at the timeout anyway.
             marker = threading.Event()
             try:
                 loop.call_soon_threadsafe(loop.call_soon, marker.set)
@@ -123,6 +125,7 @@ class RedisBackend:
         self.url = url
         self._client = None
         self._local: dict[str, int] = defaultdict(int)  # this process's streams per topic
+        self._local_lock = threading.Lock()  # streams may run on several loops (threads)
 
     def has_local_subscribers(self, topic: str) -> bool:
         return self._local.get(topic, 0) > 0
@@ -185,13 +188,15 @@ class RedisBackend:
                 queue.put_nowait(RESYNC)
 
         task = asyncio.create_task(pump())
-        self._local[topic] += 1
+        with self._local_lock:
+            self._local[topic] += 1
         try:
             yield queue
         finally:
-            self._local[topic] -= 1
-            if self._local[topic] <= 0:
-                self._local.pop(topic, None)
+            with self._local_lock:
+                self._local[topic] -= 1
+                if self._local[topic] <= 0:
+                    self._local.pop(topic, None)
             task.cancel()
             try:
                 await task

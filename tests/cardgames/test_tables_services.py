@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from django.db import connection
 
 from cardgames import services
 from cardgames.engines import IllegalAction, get
@@ -121,18 +122,19 @@ def test_a_move_is_applied_once_logged_versioned_and_published_after_commit(comm
 
 
 def test_a_move_by_the_tables_pk_reads_each_row_once_before_its_commit(django_assert_num_queries):
-    """The view passes the pk: one read (the locked table joined to its seats: the mover's and the
-    bots'), the move (in a savepoint, for its request key) and the table's update; the request key
-    is not looked for on the way of a move that is made (issue #13's push)."""
+    """The view passes the pk: two reads (the table, locked; then its seats, read under that lock:
+    the mover's and the bots'), the move (in a savepoint, for its request key) and the table's
+    update; the request key is not looked for on the way of a move that is made (issue #13's push)."""
     table, ana, bea = _people_table()
     seat = _to_move(table)[0]
     mover = ana if seat == 0 else bea
     # + the savepoints and their releases: the test's own transaction is open around the service's
-    with django_assert_num_queries(7) as queries:
+    with django_assert_num_queries(8) as queries:
         services.table_move(table=table.pk, by=mover, action=_first_legal(table, seat), ply=0, request_key="k")
     sql = [q["sql"] for q in queries.captured_queries]
     reads = [q for q in sql if q.startswith("SELECT")]
-    assert len(reads) == 1 and 'FROM "cardgames_seat" INNER JOIN "cardgames_table"' in reads[0], reads
+    assert len(reads) == 2 and 'FROM "cardgames_table"' in reads[0] and 'FROM "cardgames_seat"' in reads[1], reads
+    assert "FOR UPDATE" in reads[0] or connection.vendor == "sqlite", reads  # SQLite locks the database
     assert sum(q.startswith("INSERT") for q in sql) == 1 and sum(q.startswith("UPDATE") for q in sql) == 1
     with pytest.raises(Table.DoesNotExist):
         services.table_move(table=table.pk + 1000, by=mover, action={}, ply=1)

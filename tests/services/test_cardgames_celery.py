@@ -179,3 +179,52 @@ def test_a_worker_killed_in_the_middle_of_a_bots_move_is_retried_and_the_game_go
         except subprocess.TimeoutExpired:
             worker.kill()
         log.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_waiting_behind_a_leave_reads_the_seats_the_leave_committed(monkeypatch):
+    """On PostgreSQL a statement that waited for a row lock re-reads only the locked row: a move
+    that read its seats in the same statement as its lock on the table saw them as they were before
+    the wait, so a player who had just left could still move. The move reads its seats after the
+    lock (cardgames/services.py: _lock_with_seats) and is refused."""
+    import threading
+
+    from django.db import transaction
+
+    monkeypatch.setattr(services, "_schedule_bots", lambda *args, **kwargs: None)  # no bot task here
+    ana, bea = make_user(), make_user()
+    table, token = services.table_create(game="boom", by=ana, seats=2, seed=7)
+    services.table_join(table=table, by=bea, token=token)
+    seat = _to_move(table)[0]
+    mover = ana if seat == 0 else bea
+    engine = get("boom")
+    action = engine.legal_actions(engine.from_json(table.state), seat)[0]
+    left, outcome = threading.Event(), {}
+
+    def leave():  # the leave's transaction holds the table's lock a while after its writes
+        try:
+            with transaction.atomic():
+                services.table_leave(table=table, by=mover)
+                left.set()
+                time.sleep(0.5)
+        finally:
+            connection.close()
+
+    def move():
+        try:
+            assert left.wait(5)
+            outcome["move"] = services.table_move(table=table.pk, by=mover, action=action, ply=0)
+        except services.TableError as err:
+            outcome["refused"] = err.message
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=leave), threading.Thread(target=move)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert time.monotonic() - started >= 0.5, "the move waited for the leave's lock"
+    assert outcome == {"refused": services.E_NOT_SEATED}, outcome
+    assert not Move.objects.filter(table=table).exists()

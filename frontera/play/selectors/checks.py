@@ -172,7 +172,7 @@ def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = N
     return rows
 
 
-def session_checks(session: GameSession, *, owned: bool = True):
+def session_checks(session: GameSession, *, withdrawals: bool = True):
     """The session's open checks (oldest first) and its latest resolved ones, with participants.
 
     One query for both lists (the open checks, and the last :data:`RECENT_CHECKS` resolved by a
@@ -181,8 +181,8 @@ def session_checks(session: GameSession, *, owned: bool = True):
     banca, a contest, medical attention, a pistol duel), which calls it off through that action, not
     withdrawn on its own: one more query, for the open checks only (the three correlated ``EXISTS``
     annotated on both lists it replaces cost more to build than the rest). Only the Mayor withdraws a
-    check: a player's page asks ``owned=False`` and skips that query (every open check then counts
-    as owned, so none offers a withdrawal)."""
+    check: a player's page asks ``withdrawals=False`` and skips that query (every open check then
+    counts as owned, so none offers a withdrawal)."""
     participants = Participant.objects.select_related("character").defer("character__sheet").order_by("pk")
     resolved = Check.Status.RESOLVED
     recent_ids = (Check.objects.filter(session=session, status=resolved).order_by("-pk")
@@ -191,7 +191,7 @@ def session_checks(session: GameSession, *, owned: bool = True):
                   .prefetch_related(Prefetch("participants", queryset=participants)).order_by("pk"))
     open_checks = [c for c in checks if c.status != resolved]
     recent = [c for c in reversed(checks) if c.status == resolved]
-    if not owned:
+    if not withdrawals:
         for prueba in checks:
             prueba.owned = True
         return open_checks, recent

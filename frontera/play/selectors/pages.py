@@ -184,7 +184,7 @@ def phone_view(session: GameSession, user, regions: set[str] | None = None) -> d
             mine.append(row)
         context["mine"] = mine
     if _wants(regions, "checks"):
-        open_checks, recent = session_checks(session, owned=False)  # a player withdraws nothing
+        open_checks, recent = session_checks(session, withdrawals=False)  # a player withdraws nothing
         bancas, duels = gambling_view(session, viewer)
         context.update(
             my_open_checks=check_rows(open_checks, viewer, state, only_seats=viewer.seats),
