@@ -9,8 +9,9 @@
    the Mayor calls ``--checks`` trait checks, each on one player's protagonist, and that player's
    client draws and chooses. Prints p50/p95 of the wall time of each action (local loopback, so it
    is the server's time plus a few hundred µs), and the push latency: from the moment the Mayor's
-   request is sent to the moment every subscribed SSE client (Mayor + players) receives the
-   ``changed`` event carrying a version at least that of the action. The clients' streams are read
+   request is sent to the moment every subscribed SSE client (Mayor + players) has received its
+   first ``changed`` event after that moment (the bench runs one action at a time, so that event is
+   the action's). The clients' streams are read
    by one event loop in a process of their own (``bench/sse_clients.py``), as the peer's clients
    share one node event loop.
 
