@@ -79,6 +79,26 @@
     if (Array.isArray(regions) && regions.indexOf(evt.detail.elt.id) === -1) evt.preventDefault();
   });
 
+  // An action's answer whose form a push has morphed away meanwhile. The push reaches a page before
+  // the answer to its own action (frontera/live/bus.py, push first), so the region's refetch can
+  // swap first and remove the form that sent the action (a declaration once made, its form goes).
+  // htmx looks for the "morph" extension from the element that sent the request: from a detached
+  // form it finds none and falls back to innerHTML, which put the answer's <section id="combat">
+  // inside #combat (tests/browser/test_ui_race.py caught the region twice). Such an answer is
+  // swapped with the same style from its target, which is still in the page.
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var detail = evt.detail;
+    var elt = detail && detail.requestConfig && detail.requestConfig.elt;
+    if (!detail.shouldSwap || !elt || elt.isConnected || !detail.target || !detail.target.isConnected) return;
+    var styled = elt.closest ? elt.closest("[hx-swap]") : null;
+    var style = detail.swapOverride || (styled ? styled.getAttribute("hx-swap") : "");
+    if (!style || style.indexOf("morph") !== 0) return;
+    detail.shouldSwap = false;
+    window.htmx.swap(detail.target, detail.serverResponse,
+      { swapStyle: style, swapDelay: 0, settleDelay: window.htmx.config.defaultSettleDelay },
+      { contextElement: detail.target });
+  });
+
   function configure() {
     if (!window.Idiomorph) return;
     window.Idiomorph.defaults.ignoreActiveValue = true;
