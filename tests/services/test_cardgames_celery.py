@@ -108,6 +108,17 @@ except services.TableError as err:
 """
 
 
+def _two_people_table(game: str, seed: int) -> tuple[Table, object, dict]:
+    """A table of ``game`` with two people seated: the table, whoever is to move, and their first
+    legal action."""
+    ana, bea = make_user(), make_user()
+    table, token = services.table_create(game=game, by=ana, seats=2, seed=seed)
+    services.table_join(table=table, by=bea, token=token)
+    seat = _to_move(table)[0]
+    engine = get(game)
+    return table, ana if seat == 0 else bea, engine.legal_actions(engine.from_json(table.state), seat)[0]
+
+
 def _two_processes(table, user, action, keys) -> list[str]:
     env = {**os.environ, "DATABASE_URL": _db_url(), "REDIS_URL": settings.REDIS_URL, "PYTHONPATH": str(ROOT)}
     start = str(time.time() + 3.0)  # both processes are up and wait for the same instant
@@ -127,13 +138,7 @@ def _two_processes(table, user, action, keys) -> list[str]:
 def test_one_table_move_sent_from_two_processes_at_once_is_applied_once(keys):
     """The same tap twice (one request key) answers with the one move; two devices (two keys) at
     the same ply: one move is applied, the other is refused as stale."""
-    ana, bea = make_user(), make_user()
-    table, token = services.table_create(game="palmera", by=ana, seats=2, seed=4)
-    services.table_join(table=table, by=bea, token=token)
-    seat = _to_move(table)[0]
-    mover = ana if seat == 0 else bea
-    engine = get("palmera")
-    action = engine.legal_actions(engine.from_json(table.state), seat)[0]
+    table, mover, action = _two_people_table("palmera", seed=4)
     outs = _two_processes(table, mover, action, keys)
     assert Move.objects.filter(table=table).count() == 1
     table.refresh_from_db()
@@ -192,13 +197,7 @@ def test_a_move_waiting_behind_a_leave_reads_the_seats_the_leave_committed(monke
     from django.db import transaction
 
     monkeypatch.setattr(services, "_schedule_bots", lambda *args, **kwargs: None)  # no bot task here
-    ana, bea = make_user(), make_user()
-    table, token = services.table_create(game="boom", by=ana, seats=2, seed=7)
-    services.table_join(table=table, by=bea, token=token)
-    seat = _to_move(table)[0]
-    mover = ana if seat == 0 else bea
-    engine = get("boom")
-    action = engine.legal_actions(engine.from_json(table.state), seat)[0]
+    table, mover, action = _two_people_table("boom", seed=7)
     left, outcome = threading.Event(), {}
 
     def leave():  # the leave's transaction holds the table's lock a while after its writes
