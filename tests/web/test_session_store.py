@@ -1,0 +1,58 @@
+"""Where a request's session comes from: this process's memory on the embedded default (one
+process serves the pages; the database keeps the session for a restart), the database alone when
+several processes serve pages (REDIS_URL). Either way logging out, or changing the password on
+another device, ends the session at once: the suite runs once on each set-up."""
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import PASSWORD, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(username: str) -> Client:
+    client = Client()
+    assert client.post(reverse("login"), {"username": username, "password": PASSWORD}).status_code == 302
+    return client
+
+
+def test_a_page_reads_its_session_from_memory_on_the_embedded_default_and_from_the_database_with_redis():
+    make_user("ana")
+    client = logged_in("ana")
+    with CaptureQueriesContext(connection) as done:
+        assert client.get(reverse("campaign_list")).status_code == 200
+    session_reads = [q["sql"] for q in done.captured_queries if "django_session" in q["sql"]]
+    if settings.REDIS_URL:
+        assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
+        assert len(session_reads) == 1
+    else:
+        assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.cached_db"
+        assert session_reads == []
+
+
+def test_a_session_logged_out_is_gone_even_if_its_cookie_comes_back():
+    make_user("ana")
+    client = logged_in("ana")
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    assert client.post(reverse("logout")).status_code == 302
+    client.cookies[settings.SESSION_COOKIE_NAME] = cookie
+    response = client.get(reverse("campaign_list"))
+    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+
+
+def test_a_password_changed_on_one_device_logs_the_other_out():
+    make_user("ana")
+    phone, laptop = logged_in("ana"), logged_in("ana")
+    assert laptop.get(reverse("campaign_list")).status_code == 200  # its session is read (and kept)
+    new = "otra-clave-mas-larga-9"
+    response = phone.post(reverse("password_change"),
+                          {"old_password": PASSWORD, "new_password1": new, "new_password2": new})
+    assert response.status_code == 302
+    assert phone.get(reverse("campaign_list")).status_code == 200  # the device that changed it stays in
+    response = laptop.get(reverse("campaign_list"))
+    assert response.status_code == 302 and response.url.startswith(reverse("login"))
