@@ -4,9 +4,14 @@ The push figures compare our server with the boardgame.io peer, whose socket.io 
 node event loop. Ours were one thread each inside the bench's own process: on 2 cores, each
 ``changed`` woke 8 to 13 threads that took turns at the bench's GIL beside the bench's main thread,
 and that queue (up to ~3.5 ms at p95, measured in session 6) was counted as our push. Here the
-streams are read by one loop in a separate process, as the peer's clients are; each event is
-stamped with ``time.perf_counter()`` (CLOCK_MONOTONIC, the same clock in every process of the
-machine) when its ``event: changed`` line is read, then sent to the bench over a pipe.
+streams are read by one loop in a separate process, as the peer's clients are.
+
+Each stream is a plain socket (an asyncio protocol, ``GET`` as HTTP/1.0 so the body is the bare
+stream): an event is stamped with ``time.perf_counter()`` (CLOCK_MONOTONIC, the same clock in
+every process of the machine) as its bytes are handed over, before any parsing, and sent to the
+bench over a pipe in the loop's next turn. Until session 7 each stream was an httpx stream read
+line by line, and the parsing and the pipe write of the first streams were counted in the arrival
+of the last (docs/benchmarks.md, session 7: 0.3-0.6 ms of the 8th client's p50).
 
     clients = SseClients(base_url, [(path, cookies), ...])   # starts the process, waits for every hello
     clients.events[i]                                        # [(arrival, version), ...] of stream i
@@ -19,21 +24,50 @@ import asyncio
 import multiprocessing
 import threading
 import time
+from urllib.parse import urlsplit
+
+
+class _Stream(asyncio.Protocol):
+    """One stream, read straight off its socket: the arrival is stamped before anything is parsed
+    (this stream's bytes or another's), and handed to the bench in the loop's next turn, after
+    every stream that the same wake-up made readable has been stamped."""
+
+    def __init__(self, index: int, conn, ready: asyncio.Queue) -> None:
+        self.index, self.conn, self.ready = index, conn, ready
+        self.buffer, self.version, self.headers_read = b"", 0, False
+        self.closed = asyncio.get_running_loop().create_future()
+
+    def data_received(self, data: bytes) -> None:
+        arrival = time.perf_counter()
+        self.buffer += data
+        if not self.headers_read:
+            _head, found, rest = self.buffer.partition(b"\r\n\r\n")
+            if not found:
+                return
+            self.headers_read, self.buffer = True, rest
+        *lines, self.buffer = self.buffer.split(b"\n")
+        for line in lines:
+            if line.startswith(b"id: "):
+                self.version = int(line[4:])
+            elif line.startswith(b"event: hello"):
+                self.ready.put_nowait(self.index)
+            elif line.startswith(b"event: changed"):
+                asyncio.get_running_loop().call_soon(self.conn.send, (self.index, arrival, self.version))
+
+    def connection_lost(self, exc) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
 
 
 async def _stream(index: int, base: str, path: str, cookies: dict, conn, ready: asyncio.Queue) -> None:
-    import httpx
-
-    async with httpx.AsyncClient(base_url=base, cookies=cookies, timeout=None) as http:
-        async with http.stream("GET", path) as response:
-            version = 0
-            async for line in response.aiter_lines():
-                if line.startswith("id: "):
-                    version = int(line[4:])
-                elif line.startswith("event: hello"):
-                    ready.put_nowait(index)
-                elif line.startswith("event: changed"):
-                    conn.send((index, time.perf_counter(), version))
+    """``GET path`` as HTTP/1.0, so the server frames the stream by closing it (no chunks to undo)."""
+    url = urlsplit(base)
+    loop = asyncio.get_running_loop()
+    transport, stream = await loop.create_connection(lambda: _Stream(index, conn, ready), url.hostname, url.port)
+    cookie = "; ".join(f"{name}={value}" for name, value in cookies.items())
+    transport.write(f"GET {path} HTTP/1.0\r\nHost: {url.netloc}\r\nAccept: text/event-stream\r\n"
+                    f"Cookie: {cookie}\r\n\r\n".encode())
+    await stream.closed
 
 
 async def _main(base: str, streams: list, conn) -> None:
