@@ -49,6 +49,13 @@ def step_ready(page, step: str) -> None:
     page.locator(f'#wizard[data-step="{step}"]:not(.htmx-added)').wait_for()
 
 
+def refused(page, step: str, error: str) -> None:
+    """After "Save and continue" was refused: the step came back with ``error`` above the form (the
+    live status box may say the same before the answer comes), and htmx has bound it again."""
+    page.locator("#form-errors").get_by_text(error).wait_for()
+    step_ready(page, step)
+
+
 def next_step(page, step: str) -> None:
     page.get_by_role("button", name="Guardar y seguir").click()
     step_ready(page, step)
@@ -91,7 +98,7 @@ def test_create_a_character_on_a_phone_go_back_and_see_the_sheet_live_FR_CHAR_3_
     page.get_by_label("Cabeza").fill("3")  # 9 points: refused
     page.get_by_test_id("points-left").filter(has_text="-1").wait_for()
     page.get_by_role("button", name="Guardar y seguir").click()
-    page.get_by_text("Reparte exactamente 8 puntos entre los rasgos; has repartido 9.").first.wait_for()
+    refused(page, "traits", "Reparte exactamente 8 puntos entre los rasgos; has repartido 9.")
     shot(page, "wizard-03-traits-error")
     page.get_by_label("Cabeza").fill("2")
     page.get_by_test_id("points-left").filter(has_text="0").wait_for()
@@ -112,7 +119,7 @@ def test_create_a_character_on_a_phone_go_back_and_see_the_sheet_live_FR_CHAR_3_
     page.get_by_label("Rifle").fill("3")
     page.get_by_test_id("running-total").filter(has_text="Gastado 60 $").wait_for()
     page.get_by_role("button", name="Guardar y seguir").click()
-    page.get_by_text("Estas compras cuestan 60 $; solo tienes 50 $ para gastar.").first.wait_for()
+    refused(page, "equipment", "Estas compras cuestan 60 $; solo tienes 50 $ para gastar.")
     shot(page, "wizard-05-equipment-over")
     page.get_by_label("Rifle").fill("1")
     page.get_by_label("Ropa de trabajo").fill("1")
