@@ -56,3 +56,14 @@ def test_a_password_changed_on_one_device_logs_the_other_out():
     assert phone.get(reverse("campaign_list")).status_code == 200  # the device that changed it stays in
     response = laptop.get(reverse("campaign_list"))
     assert response.status_code == 302 and response.url.startswith(reverse("login"))
+
+
+def test_a_session_outlives_a_restart_of_the_process_memory():
+    """The database keeps what the process's memory holds: after a restart (the memory emptied) the
+    person is still logged in, on either set-up."""
+    from django.core.cache import caches
+
+    make_user("ana")
+    client = logged_in("ana")
+    caches[settings.SESSION_CACHE_ALIAS].clear()
+    assert client.get(reverse("campaign_list")).status_code == 200
