@@ -8,8 +8,8 @@ streams are read by one loop in a separate process, as the peer's clients are.
 
 Each stream is a plain socket (an asyncio protocol, ``GET`` as HTTP/1.0 so the body is the bare
 stream): an event is stamped with ``time.perf_counter()`` (CLOCK_MONOTONIC, the same clock in
-every process of the machine) as its bytes are handed over, before any parsing, and sent to the
-bench over a pipe in the loop's next turn. Until session 7 each stream was an httpx stream read
+every process of the machine) as its bytes are handed over; parsing and the pipe write to the bench
+wait for the loop's next turn, after every stream the same wake-up made readable is stamped. Until session 7 each stream was an httpx stream read
 line by line, and the parsing and the pipe write of the first streams were counted in the arrival
 of the last (docs/benchmarks.md, session 7: 0.3-0.6 ms of the 8th client's p50).
 
@@ -28,31 +28,48 @@ from urllib.parse import urlsplit
 
 
 class _Stream(asyncio.Protocol):
-    """One stream, read straight off its socket: the arrival is stamped before anything is parsed
-    (this stream's bytes or another's), and handed to the bench in the loop's next turn, after
-    every stream that the same wake-up made readable has been stamped."""
+    """One stream, read straight off its socket. ``data_received`` only stamps and keeps the bytes;
+    they are parsed, and the events handed to the bench, in the loop's next turn, after every stream
+    that the same wake-up made readable has been stamped."""
 
     def __init__(self, index: int, conn, ready: asyncio.Queue) -> None:
         self.index, self.conn, self.ready = index, conn, ready
         self.buffer, self.version, self.headers_read = b"", 0, False
+        self.arrivals: list[tuple[float, bytes]] = []
+        self.transport = None
         self.closed = asyncio.get_running_loop().create_future()
 
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+
     def data_received(self, data: bytes) -> None:
-        arrival = time.perf_counter()
-        self.buffer += data
-        if not self.headers_read:
-            _head, found, rest = self.buffer.partition(b"\r\n\r\n")
-            if not found:
-                return
-            self.headers_read, self.buffer = True, rest
-        *lines, self.buffer = self.buffer.split(b"\n")
-        for line in lines:
-            if line.startswith(b"id: "):
-                self.version = int(line[4:])
-            elif line.startswith(b"event: hello"):
-                self.ready.put_nowait(self.index)
-            elif line.startswith(b"event: changed"):
-                asyncio.get_running_loop().call_soon(self.conn.send, (self.index, arrival, self.version))
+        if not self.arrivals:
+            asyncio.get_running_loop().call_soon(self._parse)
+        self.arrivals.append((time.perf_counter(), data))
+
+    def _parse(self) -> None:
+        arrivals, self.arrivals = self.arrivals, []
+        for arrival, data in arrivals:
+            self.buffer += data
+            if not self.headers_read:
+                head, found, rest = self.buffer.partition(b"\r\n\r\n")
+                if not found:
+                    continue
+                status, *headers = head.decode("latin-1").lower().split("\r\n")
+                if status.split()[1:2] != ["200"] or "transfer-encoding: chunked" in headers:
+                    # a log-in redirect, or a server that chunks even an HTTP/1.0 answer: not a bare stream
+                    self.conn.send(("error", f"stream {self.index}: {status!r}, headers {headers}"))
+                    self.transport.close()
+                    return
+                self.headers_read, self.buffer = True, rest
+            *lines, self.buffer = self.buffer.split(b"\n")
+            for line in lines:
+                if line.startswith(b"id: "):
+                    self.version = int(line[4:])
+                elif line.startswith(b"event: hello"):
+                    self.ready.put_nowait(self.index)
+                elif line.startswith(b"event: changed"):
+                    self.conn.send((self.index, arrival, self.version))
 
     def connection_lost(self, exc) -> None:
         if not self.closed.done():
@@ -97,9 +114,10 @@ class SseClients:
             target=_run, args=(base, [(p, dict(c)) for p, c in streams], theirs), daemon=True)
         self._process.start()
         theirs.close()
-        if not mine.poll(timeout) or mine.recv() != ("ready",):
+        answer = mine.recv() if mine.poll(timeout) else None
+        if answer != ("ready",):
             self.close()
-            raise RuntimeError("an SSE client never got its hello")
+            raise RuntimeError(answer[1] if answer and answer[0] == "error" else "an SSE client never got its hello")
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
