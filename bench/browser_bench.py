@@ -45,8 +45,8 @@ print("IDS", session.pk, ",".join(str(h.pk) for h in heroes))
 """
 
 # In each phone page: the first time #checks holds a marker, stamped; and, for the breakdown, the
-# last push a region received (htmx's sse extension: htmx:sseMessage, once per listening region) and the #checks refetch's request
-# sent and answered (htmx:beforeRequest / htmx:afterRequest), each the last one before the marker.
+# last push a region received (htmx's sse extension: htmx:sseMessage, once per listening element) and the refetch that
+# brings #checks sent and answered (htmx:beforeRequest / htmx:afterRequest), each the last one before the marker.
 WATCH = """() => {
   window.__seen = {};
   window.__watch = null;
@@ -54,7 +54,8 @@ WATCH = """() => {
   const stamp = () => performance.timeOrigin + performance.now();
   const mark = (name) => (evt) => {
     const elt = evt.detail && evt.detail.elt;
-    if (name !== "push" && !(elt && elt.id === "checks")) return;
+    // the request that brings #checks: the page's one live element's, or (before it) #checks' own
+    if (name !== "push" && !(elt && (elt.id === "live" || elt.id === "checks"))) return;
     const marker = window.__watch;
     if (!marker || window.__seen[marker]) return;
     window.__phases[marker] = Object.assign(window.__phases[marker] || {}, {[name]: stamp()});

@@ -11,7 +11,8 @@
  * the form ends the edit: its answer may then reset it.
  *
  * A push ("changed", with the topic's version) may name the regions that changed; the other
- * regions of the page do not refetch (see the htmx:configRequest listener below).
+ * regions of the page do not refetch. A session page fetches the regions a push names in one
+ * request (its live element, below).
  *
  * Loaded once by templates/base.html, after htmx and idiomorph; no inline script (CSP).
  */
@@ -46,11 +47,40 @@
     form.querySelectorAll("[data-edited]").forEach(function (f) { f.removeAttribute("data-edited"); });
   });
 
-  // A push names the regions its change can show in (issue #11): a region refetches on
-  // "sse:changed" only if the push names it, or names none (a reconnect, a healed push: every
-  // region). The region's name is its id (checks, board, feed, combat, me). Nothing is held back:
-  // a region the push names refetches at once; one it does not name has nothing new to show.
-  //
+  // A push names the regions its change can show in (issue #11); a push that names none (a
+  // reconnect, a healed push) means every region. The region's name is its id (checks, board, feed,
+  // combat, me, sheet, members, activity).
+  function named(push) {
+    try {
+      var regions = JSON.parse(push.data).regions;
+      return Array.isArray(regions) ? regions : null;
+    } catch (e) {
+      return null;  // not ours to judge: every region
+    }
+  }
+
+  // The session pages hold one live element (data-live-regions: the page's regions): each push
+  // becomes one request for the regions it names, answered with each of them swapped out of band
+  // (frontera/play/views/sessions.py), instead of one request per region. The regions of the pushes
+  // not fetched yet are gathered here: a push that comes while the previous request is on its way
+  // waits for it (htmx queues the element's last trigger) and is then fetched with every region
+  // named meanwhile, so no push is lost to the queue keeping only the last one.
+  var waiting = new WeakMap();  // the live element → the regions to fetch next: a Set, or "all"
+  var counted = new WeakSet();  // the pushes already gathered (a push may trigger an element twice)
+  document.addEventListener("sse:changed", function (evt) {
+    var elt = evt.target, push = evt.detail;
+    if (!elt.hasAttribute || !elt.hasAttribute("data-live-regions") || !push || typeof push !== "object") return;
+    if (counted.has(push)) return;
+    counted.add(push);
+    var regions = named(push), next = waiting.get(elt);
+    if (regions === null || next === "all") {
+      waiting.set(elt, "all");
+      return;
+    }
+    if (!next) waiting.set(elt, (next = new Set()));
+    regions.forEach(function (name) { next.add(name); });
+  }, true);  // capturing: before htmx's own listener on the element sends the request
+
   // One push, one refetch per region: htmx's sse extension can hold two listeners for one region
   // (it registers one again when the region is processed again), and each would trigger a
   // refetch of its own, the second queued behind the first: every phone fetched each region twice
@@ -59,24 +89,32 @@
   var refetched = new WeakMap();  // a push's MessageEvent → the regions that refetched for it
   document.addEventListener("htmx:configRequest", function (evt) {
     var trigger = evt.detail && evt.detail.triggeringEvent;
-    if (!trigger || trigger.type !== "sse:changed" || !trigger.detail) return;
+    var elt = evt.detail && evt.detail.elt;
+    if (!trigger || trigger.type !== "sse:changed" || !trigger.detail || !elt) return;
+    if (elt.hasAttribute("data-live-regions")) {
+      var next = waiting.get(elt);
+      waiting.delete(elt);
+      var here = elt.getAttribute("data-live-regions").split(" ");
+      var wanted = next === "all" ? here : here.filter(function (name) { return next && next.has(name); });
+      if (!wanted.length) {
+        evt.preventDefault();  // nothing this page shows has changed, or it was fetched already
+        return;
+      }
+      evt.detail.parameters.regions = wanted.join(",");
+      return;
+    }
     var push = trigger.detail;
     if (typeof push === "object") {
       var done = refetched.get(push);
       if (!done) refetched.set(push, (done = new WeakSet()));
-      if (done.has(evt.detail.elt)) {
+      if (done.has(elt)) {
         evt.preventDefault();
         return;
       }
-      done.add(evt.detail.elt);
+      done.add(elt);
     }
-    var regions;
-    try {
-      regions = JSON.parse(trigger.detail.data).regions;
-    } catch (e) {
-      return;  // not ours to judge: refetch
-    }
-    if (Array.isArray(regions) && regions.indexOf(evt.detail.elt.id) === -1) evt.preventDefault();
+    var regions = named(push);
+    if (regions !== null && regions.indexOf(elt.id) === -1) evt.preventDefault();
   });
 
   // An action's answer whose form a push has morphed away meanwhile. The push reaches a page before

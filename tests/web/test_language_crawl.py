@@ -144,6 +144,7 @@ def _urls(table):
     page = reverse("play_session", args=[session.pk])
     out.append((mayor, page, {}))
     out += [(mayor, f"{page}?fragment={f}", hx) for f in sorted(DASHBOARD_FRAGMENTS)]
+    out.append((mayor, f"{page}?regions=", hx))  # every live region, as a push makes the page fetch them
     for name in TITLES:
         url = reverse("play_action_form", args=[session.pk, name])
         out += [(mayor, url, {}), (mayor, url, hx)]
@@ -152,6 +153,7 @@ def _urls(table):
     for player in players:
         out.append((player, page, {}))
         out += [(player, f"{page}?fragment={f}", hx) for f in sorted(PHONE_FRAGMENTS)]
+        out.append((player, f"{page}?regions=", hx))
     history = reverse("play_history", args=[session.pk])
     cards = list(SessionEvent.objects.filter(session=session, kind="card", reason="played")  # seen by all
                  .values_list("card", flat=True).distinct()[:3])

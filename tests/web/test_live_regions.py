@@ -43,7 +43,14 @@ def test_pages_with_live_regions_load_it_after_htmx_with_the_nonce(client):
         assert html.index("live-regions.js") < html.index("</head>")
         assert re.search(r'<body[^>]*hx-ext="morph"', html), url
         # the script knows a region by its id (which survives the region's replacement)
-        regions = re.findall(r'<\w+\b[^>]*hx-trigger="sse:[^"]*"[^>]*>', html)
-        assert regions, url
-        assert all(re.search(r'\sid="[\w-]+"', region) for region in regions), (url, regions)
+        triggered = re.findall(r'<\w+\b[^>]*hx-trigger="sse:[^"]*"[^>]*>', html)
+        assert triggered, url
+        assert all(re.search(r'\sid="[\w-]+"', tag) for tag in triggered), (url, triggered)
+        regions = [tag for tag in triggered if "data-live-regions" not in tag]
+        for live in triggered:  # a session page's one live element: its regions swap out of band
+            names = re.search(r'data-live-regions="([\w ]+)"', live)
+            if names:
+                assert 'hx-swap="none"' in live, (url, live)
+                regions += [re.search(rf'<\w+\b[^>]*\sid="{name}"[^>]*>', html).group(0)
+                            for name in names.group(1).split()]
         assert all('hx-swap="morph"' in region for region in regions), (url, regions)

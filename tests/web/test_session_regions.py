@@ -57,6 +57,34 @@ def test_each_fragment_is_what_the_whole_page_shows_in_that_region(client, who):
         assert html in page, region
 
 
+@pytest.mark.parametrize("who", ["mayor", "player"])
+def test_the_regions_a_push_names_come_in_one_answer_each_swapped_out_of_band(client, who):
+    """A push makes a page fetch the regions it names in one request (``?regions=a,b``): each comes
+    marked ``hx-swap-oob="morph"`` for the page's live element and is otherwise exactly what the page
+    shows there; none named: every region of the page; a region the page does not have: 404."""
+    session, mayor, p1, _p2 = _table_in_play()
+    client.force_login(mayor if who == "mayor" else p1)
+    url = session.get_absolute_url()
+    page = _normalised(client.get(url).text)
+    live = re.search(r'<div id="live"[^>]*>', page).group(0)
+    here = re.search(r'data-live-regions="([\w ]+)"', live).group(1).split()
+    assert sorted(here) == (["board", "checks", "combat", "feed"] if who == "mayor" else ["checks", "combat", "feed", "me"])
+    for asked, expected in [("checks,feed", ["checks", "feed"]), ("", sorted(here)), ("feed", ["feed"]),
+                            (",".join(here), sorted(here))]:
+        answer = client.get(url, {"regions": asked}, **HX)
+        assert answer.status_code == 200
+        html = _normalised(answer.text)
+        roots = re.findall(r'<section id="(\w+)"[^>]*hx-swap-oob="morph"', html)
+        assert sorted(roots) == expected, (asked, roots)
+        assert html.count('hx-swap-oob="morph"') == len(expected)
+        for name in expected:  # without its out-of-band mark, each is the page's own region
+            region = re.search(rf'<section id="{name}".*?</section>\s*(?=<section id=|$)', html, re.S).group(0)
+            assert region.replace(' hx-swap-oob="morph"', "").strip() in page, name
+    other = "me" if who == "mayor" else "board"
+    assert client.get(url, {"regions": f"checks,{other}"}, **HX).status_code == 404
+    assert client.get(url, {"regions": "nothing"}, **HX).status_code == 404
+
+
 def test_an_action_answers_with_its_region_as_the_page_shows_it(client):
     """The answer to a draw is the phone's #checks region, exactly as the whole page then shows it."""
     session, mayor, _p1, p2 = _table_in_play()

@@ -25,6 +25,9 @@ from tests.factories import engine, make_table, set_tracks
 pytestmark = pytest.mark.django_db
 
 FRAGMENTS = ["me", "checks", "feed", "board", "combat", "nothing"]
+# every fragment, and the live regions a push makes a page fetch together (all, a phone's, the Mayor's)
+QUERIES = [{}, *({"fragment": f} for f in FRAGMENTS),
+           {"regions": ""}, {"regions": "me,checks,feed,combat"}, {"regions": "board,checks"}]
 
 
 def _table_with_secrets():
@@ -161,11 +164,10 @@ def test_a_player_finds_no_hidden_card_at_any_url_fragment_action_or_stream(clie
     requests = 0
     rival_pk = next(s.character_id for s in session.seats.exclude(character=hero))
     for url in _urls(session, hero):
-        for fragment in [None, *FRAGMENTS]:
-            params = {"fragment": fragment} if fragment else {}
+        for params in QUERIES:
             for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
                 response = client.get(url, params, **headers)
-                _assert_clean(response.content.decode(), hidden, labels, ("GET", url, fragment))
+                _assert_clean(response.content.decode(), hidden, labels, ("GET", url, params))
                 requests += 1
         for card in sorted(hidden)[:3] + [""]:  # actions on others' objects, with cards they hold
             for headers in ({}, {"HTTP_HX_REQUEST": "true"}):

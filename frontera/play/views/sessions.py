@@ -1,5 +1,7 @@
 """The session list, the session page, phase 2, ending the session, a late joiner."""
 
+import threading
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
@@ -64,6 +66,8 @@ def session_list(request, pk: int):
 def session_page(request, pk: int):
     session = session_for(request.user, pk)
     fragment = request.GET.get("fragment")
+    if not fragment and "regions" in request.GET:
+        return _regions(request, session, request.GET["regions"])
     if fragment:
         runs_it = can_run_session(request.user, session.campaign)
         if fragment not in (DASHBOARD_FRAGMENTS if runs_it else PHONE_FRAGMENTS):
@@ -76,21 +80,47 @@ def session_page(request, pk: int):
     return render(request, template, context)
 
 
+def _regions(request, session, names: str) -> HttpResponse:
+    """``?regions=checks,feed``: the live regions a push named, in one answer (issue #11), each
+    marked to be swapped out of band (``hx-swap-oob="morph"``) by the page's one live element; none
+    named: every region of the page. One request per page and push instead of one per region: the
+    viewer, the session and the engine's state are read once for all of them."""
+    runs_it = can_run_session(request.user, session.campaign)
+    page_regions = DASHBOARD_FRAGMENTS if runs_it else PHONE_FRAGMENTS
+    wanted = set(filter(None, names.split(","))) or set(page_regions)
+    if not wanted <= page_regions:
+        raise Http404
+    built = wanted - {"feed"}
+    parts = []
+    if built:
+        template, context = page_context(request, session, built, oob=True)
+        parts = [render_to_string(f"{template}#{name}", context, request) for name in sorted(built)]
+    if "feed" in wanted:
+        parts.append(_feed(request, session, runs_it=runs_it, oob=True))
+    return HttpResponse("".join(parts))
+
+
 FEED_CACHE_SECONDS = 600
+# One rendering of a feed at a time in this process: every page of the session asks for the new
+# feed within a few milliseconds of a push, and each would otherwise miss the cache and render it.
+_FEED_RENDERING = threading.Lock()
 
 
-def _feed(request, session, *, runs_it: bool) -> str:
+def _feed(request, session, *, runs_it: bool, oob: bool = False) -> str:
     """The feed region, rendered once per state of the feed, language and side of the table (issue
     #11): every page of the session refetches it after each push. Its lines are public facts, the
     same for every player; the Mayor's copy also has each line's "why" (the rule IDs, issue #12),
     so the two are cached apart. The viewer's membership was checked before (:func:`session_for`)."""
     side = "mayor" if runs_it else "table"
-    key = f"play:feed:{session.pk}:{feed_stamp(session.pk)}:{get_language()}:{side}"
+    key = f"play:feed:{session.pk}:{feed_stamp(session.pk)}:{get_language()}:{side}:{'oob' if oob else 'in'}"
     html = cache.get(key)
     if html is None:
-        template, context = page_context(request, session, {"feed"})
-        html = render_to_string(f"{template}#feed", context, request)
-        cache.set(key, html, FEED_CACHE_SECONDS)
+        with _FEED_RENDERING:
+            html = cache.get(key)  # another request may have rendered it while this one waited
+            if html is None:
+                template, context = page_context(request, session, {"feed"}, oob=oob)
+                html = render_to_string(f"{template}#feed", context, request)
+                cache.set(key, html, FEED_CACHE_SECONDS)
     return html
 
 
