@@ -5,7 +5,8 @@
 In-process on a fresh SQLite file (WAL, as the server runs it), DEBUG off, through Django's whole
 middleware stack (the test client): a Mayor and ``--players`` players with one protagonist each.
 Each request kind is run ``--repeat`` times under :mod:`cProfile`: calling a check, drawing,
-choosing, the dashboard page, the phone page, the phone's ``#checks`` fragment, and in a fight
+choosing, the dashboard page, the phone page, the phone's ``#checks`` fragment, what a phone and the
+Mayor's page ask after a check's push (``?regions=checks,feed``), and in a fight
 declaring, drawing and locking in. Prints the mean wall time per request and the functions with
 the largest cumulative share, so a change can be aimed at the cause.
 """
@@ -103,6 +104,9 @@ def run(args) -> None:
             "characters": [str(heroes[0].pk)], "trait": "manos", "modifier": 0, "request_key": f"prof-{n}"}, **htmx))
         r = timed("phone #checks fragment", lambda: phone.get(page, {"fragment": "checks"}, **htmx))
         timed("phone #feed fragment", lambda: phone.get(page, {"fragment": "feed"}, **htmx))
+        # what each page asks after a check's push: its regions the push names, in one request
+        timed("phone push: checks,feed", lambda: phone.get(page, {"regions": "checks,feed"}, **htmx))
+        timed("Mayor push: checks,feed", lambda: mayor.get(page, {"regions": "checks,feed"}, **htmx))
         participant = re.search(r"/participantes/(\d+)/robar/", r.content.decode()).group(1)
         r = timed("draw", lambda p=participant: phone.post(f"{page}participantes/{p}/robar/", **htmx))
         cards = re.findall(r'name="card" value="([^"]+)"', r.content.decode())

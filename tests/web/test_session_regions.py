@@ -14,6 +14,7 @@ from frontera.live.views import event_stream, format_event
 from frontera.play.selectors.core import session_version
 from frontera.play.services.checks import check_choose, check_draw, check_request
 from frontera.play.services.table_tools import track_change
+from frontera.play.views.common import DASHBOARD_FRAGMENTS, PHONE_FRAGMENTS
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db
@@ -68,6 +69,8 @@ def test_the_regions_a_push_names_come_in_one_answer_each_swapped_out_of_band(cl
     page = _normalised(client.get(url).text)
     live = re.search(r'<div id="live"[^>]*>', page).group(0)
     here = re.search(r'data-live-regions="([\w ]+)"', live).group(1).split()
+    # every region the server can answer for this page, and only those
+    assert set(here) == (DASHBOARD_FRAGMENTS if who == "mayor" else PHONE_FRAGMENTS)
     assert sorted(here) == (["board", "checks", "combat", "feed"] if who == "mayor" else ["checks", "combat", "feed", "me"])
     for asked, expected in [("checks,feed", ["checks", "feed"]), ("", sorted(here)), ("feed", ["feed"]),
                             (",".join(here), sorted(here))]:
@@ -158,6 +161,32 @@ def test_the_stream_passes_on_the_regions_of_a_push():
     assert '"regions": ["checks", "feed"]' in message
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_push_overtaken_by_a_later_one_still_has_its_regions_fetched():
+    """Two actions commit at once and their publishes race: the later version's push (naming the
+    feed) reaches the stream first, the earlier one's (naming the checks) after it. The page has
+    fetched the feed at a state that holds both changes, but not the checks: the stream tells it
+    to fetch them, at the version it already has."""
+    session, _mayor, _seated, _minions = make_table(players=1, minions=0)
+    topic = f"session:{session.pk}"
+    since = session_version(session.pk)
+
+    async def scenario():
+        stream = event_stream(topic, since, keepalive=5)
+        assert (await stream.__anext__()).startswith("retry:")
+        assert "event: hello" in await stream.__anext__()
+        await asyncio.to_thread(bus.publish, topic, since + 2, ["feed"])
+        later = await asyncio.wait_for(stream.__anext__(), 2)
+        await asyncio.to_thread(bus.publish, topic, since + 1, ["checks"])
+        overtaken = await asyncio.wait_for(stream.__anext__(), 2)
+        await stream.aclose()
+        return later, overtaken
+
+    later, overtaken = asyncio.run(scenario())
+    assert later == format_event("changed", since + 2, topic, ["feed"])
+    assert overtaken == format_event("changed", since + 2, topic, ["checks"])
+
+
 def test_the_feed_is_rendered_once_per_change_and_language_and_never_stale(client):
     """The feed region is the same for every player: it is rendered once per state of the feed and
     language and served to all; a new event makes a new rendering at once. The Mayor's copy also
@@ -182,3 +211,21 @@ def test_the_feed_is_rendered_once_per_change_and_language_and_never_stale(clien
     assert fresh != first and fresh.count("<li>") == first.count("<li>") + 1 and "data-why" not in fresh
     english = client.get(url, {"fragment": "feed"}, HTTP_ACCEPT_LANGUAGE="en", **HX).text
     assert "What just happened" in english and "What just happened" not in fresh
+
+
+def test_the_feed_swapped_in_place_and_the_one_swapped_out_of_band_are_cached_apart(client):
+    """The feed of one state is cached twice: as its own fragment (swapped in place) and as a part
+    of a push's answer (swapped out of band). Whichever is asked first, neither is served as the
+    other, and both show the same lines."""
+    session, mayor, seated, _minions = make_table(players=2, minions=0)
+    (p1, hero1), (p2, _hero2) = seated
+    url = session.get_absolute_url()
+    for first, second in [("fragment", "regions"), ("regions", "fragment")]:
+        check_request(session=session, by=mayor, characters=[hero1], trait="sentidos")  # a new state
+        answers = {}
+        for user, how in [(p1, first), (p2, second)]:
+            client.force_login(user)
+            answers[how] = client.get(url, {how: "feed"}, **HX).text
+        assert 'hx-swap-oob="morph"' in answers["regions"]
+        assert 'hx-swap-oob' not in answers["fragment"]
+        assert answers["regions"].replace(' hx-swap-oob="morph"', "") == answers["fragment"]

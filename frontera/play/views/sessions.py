@@ -84,44 +84,65 @@ def _regions(request, session, names: str) -> HttpResponse:
     """``?regions=checks,feed``: the live regions a push named, in one answer (issue #11), each
     marked to be swapped out of band (``hx-swap-oob="morph"``) by the page's one live element; none
     named: every region of the page. One request per page and push instead of one per region: the
-    viewer, the session and the engine's state are read once for all of them."""
+    viewer, the session and the engine's state are read once for all of them (the feed too, when
+    no other page has rendered this state of it yet)."""
     runs_it = can_run_session(request.user, session.campaign)
     page_regions = DASHBOARD_FRAGMENTS if runs_it else PHONE_FRAGMENTS
     wanted = set(filter(None, names.split(","))) or set(page_regions)
     if not wanted <= page_regions:
         raise Http404
-    built = wanted - {"feed"}
-    parts = []
+    feed_key = _feed_key(session, runs_it, oob=True) if "feed" in wanted else None
+    feed = cache.get(feed_key) if feed_key else None
+    built = wanted - {"feed"} if feed_key is None or feed is not None else wanted
+    parts, context = [], None
     if built:
         template, context = page_context(request, session, built, oob=True)
-        parts = [render_to_string(f"{template}#{name}", context, request) for name in sorted(built)]
-    if "feed" in wanted:
-        parts.append(_feed(request, session, runs_it=runs_it, oob=True))
+        parts = [render_to_string(f"{template}#{name}", context, request) for name in sorted(built - {"feed"})]
+    if feed_key:
+        if feed is None:
+            feed = _cached_feed(feed_key, lambda: render_to_string(f"{template}#feed", context, request))
+        parts.append(feed)
     return HttpResponse("".join(parts))
 
 
 FEED_CACHE_SECONDS = 600
-# One rendering of a feed at a time in this process: every page of the session asks for the new
-# feed within a few milliseconds of a push, and each would otherwise miss the cache and render it.
-_FEED_RENDERING = threading.Lock()
+# One rendering of a feed's state at a time in this process: every page of the session asks for
+# the new feed within a few milliseconds of a push, and each would otherwise miss the cache and
+# render it. Striped: the feeds of other sessions (or sides, languages) seldom wait on each other.
+_FEED_RENDERING = [threading.Lock() for _ in range(32)]
 
 
-def _feed(request, session, *, runs_it: bool, oob: bool = False) -> str:
-    """The feed region, rendered once per state of the feed, language and side of the table (issue
-    #11): every page of the session refetches it after each push. Its lines are public facts, the
-    same for every player; the Mayor's copy also has each line's "why" (the rule IDs, issue #12),
-    so the two are cached apart. The viewer's membership was checked before (:func:`session_for`)."""
+def _feed_key(session, runs_it: bool, *, oob: bool) -> str:
     side = "mayor" if runs_it else "table"
-    key = f"play:feed:{session.pk}:{feed_stamp(session.pk)}:{get_language()}:{side}:{'oob' if oob else 'in'}"
+    return f"play:feed:{session.pk}:{feed_stamp(session.pk)}:{get_language()}:{side}:{'oob' if oob else 'in'}"
+
+
+def _cached_feed(key: str, render) -> str:
+    """The feed's HTML under ``key``, rendered by ``render()`` if no request of this process has
+    yet (the others asking for the same key meanwhile wait for it and take it from the cache)."""
     html = cache.get(key)
     if html is None:
-        with _FEED_RENDERING:
+        with _FEED_RENDERING[hash(key) % len(_FEED_RENDERING)]:
             html = cache.get(key)  # another request may have rendered it while this one waited
             if html is None:
-                template, context = page_context(request, session, {"feed"}, oob=oob)
-                html = render_to_string(f"{template}#feed", context, request)
+                html = render()
                 cache.set(key, html, FEED_CACHE_SECONDS)
     return html
+
+
+def _feed(request, session, *, runs_it: bool) -> str:
+    """The feed region (``?fragment=feed``), rendered once per state of the feed, language and side
+    of the table (issue #11): every page of the session refetches it after each push. Its lines are
+    public facts, the same for every player; the Mayor's copy also has each line's "why" (the rule
+    IDs, issue #12), so the two are cached apart, and so are the copy swapped in place and the one
+    swapped out of band (:func:`_regions`). The viewer's membership was checked before
+    (:func:`session_for`)."""
+
+    def render():
+        template, context = page_context(request, session, {"feed"})
+        return render_to_string(f"{template}#feed", context, request)
+
+    return _cached_feed(_feed_key(session, runs_it, oob=False), render)
 
 
 @login_required
