@@ -81,9 +81,15 @@ async def event_stream(topic: str, since: int | None, keepalive: float):
                 if version <= last:
                     yield ": keep-alive\n\n"
                     continue
+            regions = getattr(version, "regions", None)
             if version > last:
                 last = version
-                yield format_event("changed", version, topic, getattr(version, "regions", None))
+                yield format_event("changed", version, topic, regions)
+            elif regions is not None:
+                # a push overtaken by a later one (their commits' publishes raced): the page fetched
+                # what the later one named, at a state that holds this change too, but maybe not
+                # this one's regions; they are fetched now, at the version the page already has
+                yield format_event("changed", last, topic, regions)
 
 
 class _Following:

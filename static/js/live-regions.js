@@ -64,22 +64,58 @@
   // (frontera/play/views/sessions.py), instead of one request per region. The regions of the pushes
   // not fetched yet are gathered here: a push that comes while the previous request is on its way
   // waits for it (htmx queues the element's last trigger) and is then fetched with every region
-  // named meanwhile, so no push is lost to the queue keeping only the last one.
+  // named meanwhile, so no push is lost to the queue keeping only the last one. A request that
+  // fails (the network, the server, its timeout) puts its regions back and is tried again after a
+  // pause that doubles up to RETRY_MAX_MS; a refusal (4xx: the page asks for what it may not have
+  // any more) is not tried again.
+  var RETRY = "frontera:live-retry", RETRY_FIRST_MS = 500, RETRY_MAX_MS = 16000;
   var waiting = new WeakMap();  // the live element → the regions to fetch next: a Set, or "all"
-  var counted = new WeakSet();  // the pushes already gathered (a push may trigger an element twice)
-  document.addEventListener("sse:changed", function (evt) {
-    var elt = evt.target, push = evt.detail;
-    if (!elt.hasAttribute || !elt.hasAttribute("data-live-regions") || !push || typeof push !== "object") return;
-    if (counted.has(push)) return;
-    counted.add(push);
-    var regions = named(push), next = waiting.get(elt);
+  var sent = new WeakMap();     // the live element → the regions of its request on its way
+  var failures = new WeakMap(); // the live element → its requests failed in a row
+  var counted = new WeakMap();  // a push → the live elements that gathered it (a push may trigger one twice)
+
+  function gather(elt, regions) {  // regions: a list of names, or null for every region
+    var next = waiting.get(elt);
     if (regions === null || next === "all") {
       waiting.set(elt, "all");
       return;
     }
     if (!next) waiting.set(elt, (next = new Set()));
     regions.forEach(function (name) { next.add(name); });
+  }
+
+  function isLive(elt) {
+    return !!(elt && elt.hasAttribute && elt.hasAttribute("data-live-regions"));
+  }
+
+  document.addEventListener("sse:changed", function (evt) {
+    var elt = evt.target, push = evt.detail;
+    if (!isLive(elt) || !push || typeof push !== "object") return;
+    if (push.retry === RETRY) return;  // a retry: its regions were put back when its request failed
+    var gathered = counted.get(push);
+    if (!gathered) counted.set(push, (gathered = new WeakSet()));
+    if (gathered.has(elt)) return;
+    gathered.add(elt);
+    gather(elt, named(push));
   }, true);  // capturing: before htmx's own listener on the element sends the request
+
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var elt = evt.target;
+    if (!isLive(elt) || !sent.has(elt)) return;
+    var regions = sent.get(elt), detail = evt.detail || {};
+    sent.delete(elt);
+    var status = detail.xhr ? detail.xhr.status : 0;
+    if (detail.successful || (status >= 400 && status < 500 && status !== 408 && status !== 429)) {
+      failures.delete(elt);
+      return;
+    }
+    gather(elt, regions);
+    var failed = (failures.get(elt) || 0) + 1;
+    failures.set(elt, failed);
+    setTimeout(function () {
+      if (elt.isConnected && window.htmx) window.htmx.trigger(elt, "sse:changed", { retry: RETRY });
+    }, Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * Math.pow(2, failed - 1)));
+  });
 
   // One push, one refetch per region: htmx's sse extension can hold two listeners for one region
   // (it registers one again when the region is processed again), and each would trigger a
@@ -101,6 +137,7 @@
         return;
       }
       evt.detail.parameters.regions = wanted.join(",");
+      sent.set(elt, wanted);
       return;
     }
     var push = trigger.detail;

@@ -39,9 +39,66 @@ def test_a_phone_refetches_only_the_regions_a_push_names_and_every_region_otherw
         ana.wait_for_function("([el, text]) => el.innerText !== text", arg=[health.element_handle(), before],
                               timeout=1_500)
         ana.wait_for_timeout(500)
-        # in one request: htmx's sse extension may hold two listeners for an element after it was
-        # processed again, and each used to refetch (static/js/live-regions.js)
+        # in one request, the page's live element's: every region, since the push named none
         assert fetched == [["checks", "combat", "feed", "me"]], fetched
         shot(ana, "regions-01-hurt-shown")
+    finally:
+        laptop.close()
+
+
+def _push(page, regions=None):
+    """A push as the sse extension hands it to the live element: its message's data names the
+    regions (or none: every region)."""
+    page.evaluate("""(regions) => {
+        const data = {topic: "session", version: 0};
+        if (regions !== null) data.regions = regions;
+        htmx.trigger(document.getElementById("live"), "sse:changed", {data: JSON.stringify(data)});
+    }""", regions)
+
+
+def test_pushes_meanwhile_are_gathered_a_failed_fetch_is_tried_again_and_a_refused_one_is_not(
+        browser, app_server, phone):
+    """static/js/live-regions.js: a push naming only regions the page does not have asks nothing;
+    pushes that come while the live element's request is on its way are fetched together right
+    after it, none lost; a request that fails (the server, the network) is tried again with the same
+    regions; a refusal (404: the page may not have them any more) is not."""
+    laptop, _mayor, ana = _table(browser, app_server, phone, "rg2")
+    try:
+        fetched = _fragments(ana)
+        _push(ana, ["board"])  # the Mayor's table only: nothing on a phone changed
+        ana.wait_for_timeout(400)
+        assert fetched == [], fetched
+
+        answers = []  # what each of the live element's requests is answered with, in order
+        ana.route("**/sesiones/*/?regions=*", lambda route: answers.pop(0)(route) if answers else route.continue_())
+
+        def slow(route):
+            ana.wait_for_timeout(600)  # the request is on its way while two more pushes come
+            route.continue_()
+        answers.append(slow)
+        _push(ana, ["checks"])
+        ana.wait_for_timeout(150)
+        _push(ana, ["me"])
+        _push(ana, ["feed"])
+        ana.wait_for_timeout(1_200)
+        assert fetched == [["checks"], ["feed", "me"]], fetched
+
+        fetched.clear()
+        answers.append(lambda route: route.fulfill(status=500, body="down"))
+        answers.append(lambda route: route.abort())  # the network: no answer at all
+        _push(ana, ["me"])
+        ana.wait_for_timeout(2_500)  # tried again after 0.5 s, then after 1 s more
+        assert fetched == [["me"], ["me"], ["me"]], fetched
+        ana.wait_for_timeout(600)
+        assert len(fetched) == 3, fetched  # the third answered: nothing more to fetch
+
+        fetched.clear()
+        answers.append(lambda route: route.fulfill(status=404, body="no"))
+        _push(ana, ["checks"])
+        ana.wait_for_timeout(1_000)
+        assert fetched == [["checks"]], fetched
+        _push(ana, None)  # the next push fetches what it names (every region), as ever
+        ana.wait_for_timeout(400)
+        assert fetched == [["checks"], ["checks", "combat", "feed", "me"]], fetched
     finally:
         laptop.close()

@@ -64,6 +64,7 @@ def page_context(request, session, regions: set[str] | None = None, **extra):
     if can_run_session(request.user, session.campaign):
         context = dashboard_view(session, request.user, regions)
         template = "play/dashboard.html"
+        live_regions = DASHBOARD_FRAGMENTS
         # the one-tap actions of this rendering, one action each: "<tap key>-<character>-<action>"
         # stays within the request key's 40 characters
         context["tap_key"] = secrets.token_hex(8)
@@ -71,7 +72,9 @@ def page_context(request, session, regions: set[str] | None = None, **extra):
     else:
         context = phone_view(session, request.user, regions)
         template = "play/phone.html"
-    context.update(live_topic=session_topic(session.pk), **extra)
+        live_regions = PHONE_FRAGMENTS
+    # what the page's live element may ask for after a push (static/js/live-regions.js)
+    context.update(live_topic=session_topic(session.pk), live_regions=" ".join(sorted(live_regions)), **extra)
     return template, context
 
 
