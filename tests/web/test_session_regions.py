@@ -3,6 +3,7 @@ region, and show exactly what the whole page shows there; a push names the regio
 show in, so a page refetches only those (none named: every region)."""
 
 import asyncio
+import threading
 import re
 
 import pytest
@@ -229,3 +230,40 @@ def test_the_feed_swapped_in_place_and_the_one_swapped_out_of_band_are_cached_ap
         assert 'hx-swap-oob="morph"' in answers["regions"]
         assert 'hx-swap-oob' not in answers["fragment"]
         assert answers["regions"].replace(' hx-swap-oob="morph"', "") == answers["fragment"]
+
+
+def test_a_push_s_request_that_finds_the_feed_being_rendered_waits_for_that_rendering(client, monkeypatch):
+    """Every page of a session asks for the new feed within milliseconds of a push: one request
+    renders it, and another that comes meanwhile builds its own regions, then waits for that
+    rendering and serves it, rather than rendering the feed a second time."""
+    from django.core.cache import cache
+
+    from frontera.play.views import sessions as views
+
+    session, mayor, seated, _minions = make_table(players=1, minions=0)
+    (player, hero), = seated
+    check_request(session=session, by=mayor, characters=[hero], trait="sentidos")  # a new state
+    client.force_login(player)
+    key = views._feed_key(session, False, oob=True)
+    lock = views._feed_lock(key)
+    planted = '<section id="feed" hx-swap-oob="morph">rendered by the other request</section>'
+
+    def the_other_request_finishes():
+        cache.set(key, planted, views.FEED_CACHE_SECONDS)
+        lock.release()
+
+    built = []
+    page_context = views.page_context
+    monkeypatch.setattr(views, "page_context", lambda request, session, regions=None, **extra: (
+        built.append(set(regions)), page_context(request, session, regions, **extra))[1])
+    lock.acquire()  # the other request is rendering this state of the feed
+    finishing = threading.Timer(0.3, the_other_request_finishes)
+    finishing.start()
+    try:
+        answer = client.get(session.get_absolute_url(), {"regions": "checks,feed"}, **HX)
+    finally:
+        finishing.join()
+    assert answer.status_code == 200
+    assert built == [{"checks"}]  # its own region only: the feed's view model is not built twice
+    assert answer.text.endswith(planted)  # what the other rendered, after waiting for it
+    assert '<section id="checks"' in answer.text and answer.text.count('id="feed"') == 1

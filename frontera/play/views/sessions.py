@@ -93,14 +93,32 @@ def _regions(request, session, names: str) -> HttpResponse:
         raise Http404
     feed_key = _feed_key(session, runs_it, oob=True) if "feed" in wanted else None
     feed = cache.get(feed_key) if feed_key else None
-    built = wanted - {"feed"} if feed_key is None or feed is not None else wanted
-    parts, context = [], None
-    if built:
-        template, context = page_context(request, session, built, oob=True)
-        parts = [render_to_string(f"{template}#{name}", context, request) for name in sorted(built - {"feed"})]
+    # The first request of this process to miss this state of the feed renders it with its other
+    # regions, from one view model; the others asking meanwhile (every page of the session, within
+    # milliseconds of a push) build theirs without it, then wait for that rendering.
+    lock, renders_feed = None, False
+    if feed_key and feed is None:
+        lock = _feed_lock(feed_key)
+        if lock.acquire(blocking=False):
+            feed = cache.get(feed_key)  # rendered by a request that let go of the lock just now
+            renders_feed = feed is None
+            if not renders_feed:
+                lock.release()
+    parts = []
+    try:
+        built = (wanted - {"feed"}) | ({"feed"} if renders_feed else set())
+        if built:
+            template, context = page_context(request, session, built, oob=True)
+            parts = [render_to_string(f"{template}#{name}", context, request) for name in sorted(built - {"feed"})]
+        if renders_feed:
+            feed = render_to_string(f"{template}#feed", context, request)
+            cache.set(feed_key, feed, FEED_CACHE_SECONDS)
+    finally:
+        if renders_feed:
+            lock.release()
     if feed_key:
-        if feed is None:
-            feed = _cached_feed(feed_key, lambda: render_to_string(f"{template}#feed", context, request))
+        if feed is None:  # another request is rendering it: wait for it (or render it, if that failed)
+            feed = _cached_feed(feed_key, lambda: _render_feed(request, session, oob=True))
         parts.append(feed)
     return HttpResponse("".join(parts))
 
@@ -117,12 +135,21 @@ def _feed_key(session, runs_it: bool, *, oob: bool) -> str:
     return f"play:feed:{session.pk}:{feed_stamp(session.pk)}:{get_language()}:{side}:{'oob' if oob else 'in'}"
 
 
+def _feed_lock(key: str) -> threading.Lock:
+    return _FEED_RENDERING[hash(key) % len(_FEED_RENDERING)]
+
+
+def _render_feed(request, session, *, oob: bool) -> str:
+    template, context = page_context(request, session, {"feed"}, oob=oob)
+    return render_to_string(f"{template}#feed", context, request)
+
+
 def _cached_feed(key: str, render) -> str:
     """The feed's HTML under ``key``, rendered by ``render()`` if no request of this process has
     yet (the others asking for the same key meanwhile wait for it and take it from the cache)."""
     html = cache.get(key)
     if html is None:
-        with _FEED_RENDERING[hash(key) % len(_FEED_RENDERING)]:
+        with _feed_lock(key):
             html = cache.get(key)  # another request may have rendered it while this one waited
             if html is None:
                 html = render()
@@ -137,12 +164,7 @@ def _feed(request, session, *, runs_it: bool) -> str:
     IDs, issue #12), so the two are cached apart, and so are the copy swapped in place and the one
     swapped out of band (:func:`_regions`). The viewer's membership was checked before
     (:func:`session_for`)."""
-
-    def render():
-        template, context = page_context(request, session, {"feed"})
-        return render_to_string(f"{template}#feed", context, request)
-
-    return _cached_feed(_feed_key(session, runs_it, oob=False), render)
+    return _cached_feed(_feed_key(session, runs_it, oob=False), lambda: _render_feed(request, session, oob=False))
 
 
 @login_required
