@@ -141,6 +141,14 @@ def test_push_regions_travel_through_redis_encoding_and_the_sse_message():
         'id: 42\nevent: changed\ndata: {"topic": "session:1", "version": 42, "regions": ["checks", "feed"]}\n\n')
 
 
+async def _stream_opened(topic: str, since: int):
+    """A session's SSE stream for a page rendered at ``since``, past its opening lines."""
+    stream = event_stream(topic, since, keepalive=5)
+    assert (await stream.__anext__()).startswith("retry:")
+    assert "event: hello" in await stream.__anext__()
+    return stream
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_stream_passes_on_the_regions_of_a_push():
     session, mayor, seated, _minions = make_table(players=1, minions=0)
@@ -149,9 +157,7 @@ def test_the_stream_passes_on_the_regions_of_a_push():
     since = session_version(session.pk)
 
     async def scenario():
-        stream = event_stream(topic, since, keepalive=5)
-        assert (await stream.__anext__()).startswith("retry:")
-        assert "event: hello" in await stream.__anext__()
+        stream = await _stream_opened(topic, since)
         await sync_to_async(check_request)(session=session, by=mayor, characters=[hero], trait="manos")
         message = await asyncio.wait_for(stream.__anext__(), 2)
         await stream.aclose()
@@ -173,9 +179,7 @@ def test_a_push_overtaken_by_a_later_one_still_has_its_regions_fetched():
     since = session_version(session.pk)
 
     async def scenario():
-        stream = event_stream(topic, since, keepalive=5)
-        assert (await stream.__anext__()).startswith("retry:")
-        assert "event: hello" in await stream.__anext__()
+        stream = await _stream_opened(topic, since)
         await asyncio.to_thread(bus.publish, topic, since + 2, ["feed"])
         later = await asyncio.wait_for(stream.__anext__(), 2)
         await asyncio.to_thread(bus.publish, topic, since + 1, ["checks"])

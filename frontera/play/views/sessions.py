@@ -84,42 +84,21 @@ def _regions(request, session, names: str) -> HttpResponse:
     """``?regions=checks,feed``: the live regions a push named, in one answer (issue #11), each
     marked to be swapped out of band (``hx-swap-oob="morph"``) by the page's one live element; none
     named: every region of the page. One request per page and push instead of one per region: the
-    viewer, the session and the engine's state are read once for all of them (the feed too, when
-    no other page has rendered this state of it yet)."""
+    viewer, the session and the engine's state are read once for all of them; the feed comes from
+    its cache (:func:`_cached_feed`), rendered once for every page that asks for the same state."""
     runs_it = can_run_session(request.user, session.campaign)
     page_regions = DASHBOARD_FRAGMENTS if runs_it else PHONE_FRAGMENTS
     wanted = set(filter(None, names.split(","))) or set(page_regions)
     if not wanted <= page_regions:
         raise Http404
-    feed_key = _feed_key(session, runs_it, oob=True) if "feed" in wanted else None
-    feed = cache.get(feed_key) if feed_key else None
-    # The first request of this process to miss this state of the feed renders it with its other
-    # regions, from one view model; the others asking meanwhile (every page of the session, within
-    # milliseconds of a push) build theirs without it, then wait for that rendering.
-    lock, renders_feed = None, False
-    if feed_key and feed is None:
-        lock = _feed_lock(feed_key)
-        if lock.acquire(blocking=False):
-            feed = cache.get(feed_key)  # rendered by a request that let go of the lock just now
-            renders_feed = feed is None
-            if not renders_feed:
-                lock.release()
+    built = wanted - {"feed"}
     parts = []
-    try:
-        built = (wanted - {"feed"}) | ({"feed"} if renders_feed else set())
-        if built:
-            template, context = page_context(request, session, built, oob=True)
-            parts = [render_to_string(f"{template}#{name}", context, request) for name in sorted(built - {"feed"})]
-        if renders_feed:
-            feed = render_to_string(f"{template}#feed", context, request)
-            cache.set(feed_key, feed, FEED_CACHE_SECONDS)
-    finally:
-        if renders_feed:
-            lock.release()
-    if feed_key:
-        if feed is None:  # another request is rendering it: wait for it (or render it, if that failed)
-            feed = _cached_feed(feed_key, lambda: _render_feed(request, session, oob=True))
-        parts.append(feed)
+    if built:
+        template, context = page_context(request, session, built, oob=True)
+        parts = [render_to_string(f"{template}#{name}", context, request) for name in sorted(built)]
+    if "feed" in wanted:
+        key = _feed_key(session, runs_it, oob=True)
+        parts.append(_cached_feed(key, lambda: _render_feed(request, session, oob=True)))
     return HttpResponse("".join(parts))
 
 
