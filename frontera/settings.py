@@ -127,7 +127,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "frontera.accounts.backends.MemoryModelBackend",  # ModelBackend, its get_user from memory
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -221,7 +221,11 @@ if not REDIS_URL:
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
         "sessions": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "sessions",
                      "OPTIONS": {"MAX_ENTRIES": 10000}},
+        "users": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "users",
+                  "OPTIONS": {"MAX_ENTRIES": 10000}},
     }
+    # request.user from that memory too (frontera/accounts/backends.py), for the same reason
+    USER_CACHE_ALIAS = "users"
 LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "15"))
 # After a publish, a request thread waits (at most this long) for this process's event loop to write
 # the push to its streams before it renders its answer (live/bus.py: settle; 0 turns it off).

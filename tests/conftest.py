@@ -52,3 +52,16 @@ def _reproducible_session_seeds(request, monkeypatch):
         module = importlib.import_module(f"{services.__name__}.{info.name}")
         if getattr(module, "new_rng", None) is original:
             monkeypatch.setattr(module, "new_rng", seeded_rng)
+
+
+@pytest.fixture(autouse=True)
+def _no_user_in_memory():
+    """Each test starts with no user kept in this process's memory (frontera/accounts/backends.py):
+    a test's rows are rolled back, so the next test's users may come with the same ids."""
+    from django.conf import settings
+    from django.core.cache import caches
+
+    alias = getattr(settings, "USER_CACHE_ALIAS", None) if settings.configured else None
+    if alias:
+        caches[alias].clear()
+    yield

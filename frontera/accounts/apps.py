@@ -7,4 +7,4 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
-        from frontera.accounts import language  # noqa: F401  (connects the log-in signal)
+        from frontera.accounts import backends, language  # noqa: F401  (connect their signals)

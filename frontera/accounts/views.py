@@ -26,6 +26,6 @@ def signup(request):
             email=form.cleaned_data["email"],
             password=form.cleaned_data["password1"],
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="frontera.accounts.backends.MemoryModelBackend")
         return redirect(_safe_next(request) or "campaign_list")
     return render(request, "registration/signup.html", {"form": form, "next": _safe_next(request) or ""})

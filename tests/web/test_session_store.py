@@ -6,7 +6,7 @@ another device, ends the session at once: the suite runs once on each set-up."""
 import pytest
 from django.conf import settings
 from django.db import connection
-from django.test import Client
+from django.test import Client, TestCase
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -67,3 +67,49 @@ def test_a_session_outlives_a_restart_of_the_process_memory():
     client = logged_in("ana")
     caches[settings.SESSION_CACHE_ALIAS].clear()
     assert client.get(reverse("campaign_list")).status_code == 200
+
+
+def _user_reads(client: Client) -> list[str]:
+    with CaptureQueriesContext(connection) as done:
+        assert client.get(reverse("campaign_list")).status_code == 200
+    return [q["sql"] for q in done.captured_queries if 'FROM "auth_user"' in q["sql"]]
+
+
+def test_a_page_reads_its_user_from_memory_on_the_embedded_default_and_from_the_database_with_redis():
+    make_user("ana")
+    client = logged_in("ana")
+    _user_reads(client)  # the first request after the log-in reads the row
+    if settings.REDIS_URL:
+        assert len(_user_reads(client)) == 1
+    else:
+        assert _user_reads(client) == []
+
+
+def test_an_account_deactivated_is_logged_out_at_its_next_request():
+    user = make_user("ana")
+    client = logged_in("ana")
+    assert client.get(reverse("campaign_list")).status_code == 200  # its user is read (and kept)
+    user.is_active = False
+    user.save()
+    response = client.get(reverse("campaign_list"))
+    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+
+
+def test_a_user_changed_while_a_request_read_the_old_row_is_read_again_after_the_commit():
+    """A request that read the user's row before another's commit may keep the old row in memory
+    after the save dropped it: the commit drops it again."""
+    from django.core.cache import caches
+
+    from frontera.accounts.backends import MemoryModelBackend
+
+    user = make_user("ana")
+    client = logged_in("ana")
+    alias = getattr(settings, "USER_CACHE_ALIAS", None)  # none with REDIS_URL: nothing is kept
+    old = MemoryModelBackend().get_user(user.pk)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        user.set_password("otra-clave-mas-larga-9")
+        user.save()
+        if alias:
+            caches[alias].set(f"user:{user.pk}", old)  # the slow request keeps what it read before
+    response = client.get(reverse("campaign_list"))
+    assert response.status_code == 302 and response.url.startswith(reverse("login"))
