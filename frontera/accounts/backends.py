@@ -11,6 +11,9 @@ an instance with another), and every save or delete of a user in this process dr
 password changed on one device still logs the others out at their next request (the session's hash
 is checked against the user read here), and a deactivated account is out at once. A change made by
 another process (``manage.py changepassword``) is seen within ``USER_CACHE_SECONDS``.
+
+A session keeps the path of the backend that logged it in: sessions made before this backend
+replaced ``ModelBackend`` in the settings (before 2026-11-26) are logged out once.
 """
 
 from django.conf import settings
