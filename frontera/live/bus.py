@@ -75,26 +75,30 @@ class MemoryBackend:
         """``version`` is an ``int`` or a :class:`Push` (which names the regions that changed)."""
         with self._lock:
             targets = list(self._subscribers.get(topic, ()))
-        loops = []
+        queues_of: dict[asyncio.AbstractEventLoop, list[asyncio.Queue]] = {}
         for loop, queue in targets:
-            try:
-                loop.call_soon_threadsafe(queue.put_nowait, version)
-            except RuntimeError:  # that loop has closed; its subscriber is going away
-                continue
-            if loop not in loops:
-                loops.append(loop)
-        for loop in loops:
-            # Set in the loop's next turn, after the subscribers the puts woke have run (their
-            # wake-ups were queued first): those that write at once (a topic's SSE stream) have
-            # written. Best effort: a stream that reads the database first (the multi-topic one,
-            # through a thread) writes later, and the caller goes on at the timeout anyway.
+            queues_of.setdefault(loop, []).append(queue)
+        for loop, queues in queues_of.items():
+            # One wake-up per loop, not per subscriber: its queues are filled in one callback (a
+            # wake-up is a write to the loop's self-pipe, and each handed the GIL to that loop mid-
+            # publish). The marker is set in the loop's next turn, after the subscribers the puts
+            # woke have run: those that write at once (a topic's SSE stream) have written. Best
+            # effort: a stream that reads the database first (the multi-topic one, through a
+            # thread) writes later, and the caller goes on at the timeout anyway.
             marker = threading.Event()
             try:
-                loop.call_soon_threadsafe(loop.call_soon, marker.set)
-            except RuntimeError:
+                loop.call_soon_threadsafe(self._deliver, loop, queues, version, marker)
+            except RuntimeError:  # that loop has closed; its subscribers are going away
                 continue
             pending = [m for m in getattr(self._published, "markers", ()) if not m.is_set()]
             self._published.markers = [*pending, marker][-self.SETTLE_PENDING:]
+
+    @staticmethod
+    def _deliver(loop: asyncio.AbstractEventLoop, queues: list[asyncio.Queue], version: int,
+                 marker: threading.Event) -> None:
+        for queue in queues:
+            queue.put_nowait(version)
+        loop.call_soon(marker.set)
 
     def settle(self, timeout: float) -> None:
         """Wait, at most ``timeout`` seconds, until the loops of this thread's pushes since its last
