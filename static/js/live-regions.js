@@ -69,20 +69,102 @@
   // pause that doubles up to RETRY_MAX_MS; a refusal (4xx: the page asks for what it may not have
   // any more) is not tried again.
   var RETRY = "frontera:live-retry", RETRY_FIRST_MS = 500, RETRY_MAX_MS = 16000;
-  var waiting = new WeakMap();  // the live element → the regions to fetch next: a Set, or "all"
+  var waiting = new WeakMap();  // the live element → the regions to fetch next (a Set)
   var sent = new WeakMap();     // the live element → the regions of its request on its way
   var failures = new WeakMap(); // the live element → its requests failed in a row
   var counted = new WeakMap();  // a push → the live elements that gathered it (a push may trigger one twice)
 
-  function gather(elt, regions) {  // regions: a list of names, or null for every region
+  function gather(elt, regions, version) {  // regions: a list of names, or null for every region
+    regions = unbrought(elt, regions, version);
+    if (!regions.length) return;  // nothing this page shows, or the answer to its own action brought it
+    var highest = newest.get(elt);
+    newest.set(elt, highest === undefined ? version : Math.max(highest, version));
     var next = waiting.get(elt);
-    if (regions === null || next === "all") {
-      waiting.set(elt, "all");
-      return;
-    }
     if (!next) waiting.set(elt, (next = new Set()));
     regions.forEach(function (name) { next.add(name); });
   }
+
+  // This page's own action (issue #11). Its answer is the region it aimed at, as the action left it,
+  // with the session's version that answer shows (X-Live-Version) and the regions it brought
+  // (X-Live-Regions; frontera/play/views/common.py). The action's push names that region too, and
+  // reaches the page before the answer (push first): refetching it would ask the server to build
+  // again what the answer is bringing. So while an action aimed at a region is on its way, a push's
+  // other regions are fetched at once, and that region waits for the answer, for HOLD_MS at most
+  // (a slow answer does not keep the others' news from the page). The answer drops the regions it
+  // brought from every push up to its version; a push newer than the answer, or one with no
+  // version, keeps every region it names; an answer without the headers (a refusal shown in the
+  // dialog, a failure) drops nothing.
+  var HOLD_MS = 300;
+  var aimed = new WeakMap();    // the live element → {region name: its page's actions on their way}
+  var holdUntil = new WeakMap();  // the live element → when the regions it holds are fetched anyway
+  var newest = new WeakMap();   // the live element → the newest version among the pushes it gathered
+  var brought = new WeakMap();  // the live element → {version, regions} of its page's last answer
+
+  function unbrought(elt, regions, version) {
+    var here = elt.getAttribute("data-live-regions").split(" ");
+    var names = regions === null ? here : regions.filter(function (name) { return here.indexOf(name) !== -1; });
+    var answer = brought.get(elt);
+    if (!answer || !(version <= answer.version)) return names;
+    return names.filter(function (name) { return answer.regions.indexOf(name) === -1; });
+  }
+
+  function pushVersion(push) {
+    var version = parseInt(push && push.lastEventId, 10);
+    return isNaN(version) ? Infinity : version;  // unknown: newer than any answer
+  }
+
+  // The regions of ``wanted`` an action of the page is bringing, unless they have waited long enough.
+  function held(elt, wanted) {
+    var regions = aimed.get(elt) || {}, now = Date.now();
+    var names = wanted.filter(function (name) { return regions[name] > 0; });
+    if (!names.length) return names;
+    if (!holdUntil.has(elt)) {
+      holdUntil.set(elt, now + HOLD_MS);
+      setTimeout(function () { refetch(elt); }, HOLD_MS);
+    }
+    return now < holdUntil.get(elt) ? names : [];
+  }
+
+  function refetch(elt) {  // the regions gathered and not fetched yet, if any
+    var rest = waiting.get(elt);
+    if (!rest || !rest.size) {  // nothing left: the next push starts afresh
+      waiting.delete(elt);
+      newest.delete(elt);
+      holdUntil.delete(elt);
+    } else if (elt.isConnected && window.htmx) {
+      window.htmx.trigger(elt, "sse:changed", { retry: RETRY });
+    }
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var detail = evt.detail || {}, live = document.getElementById("live");
+    var verb = detail.requestConfig && detail.requestConfig.verb, target = detail.target;
+    if (!isLive(live) || !detail.xhr || !verb || verb.toLowerCase() === "get" || !target) return;
+    if (live.getAttribute("data-live-regions").split(" ").indexOf(target.id) === -1) return;
+    var regions = aimed.get(live) || {};
+    regions[target.id] = (regions[target.id] || 0) + 1;
+    aimed.set(live, regions);
+    detail.xhr.__fronteraAimed = { live: live, region: target.id };
+  });
+
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var xhr = evt.detail && evt.detail.xhr, action = xhr && xhr.__fronteraAimed;
+    if (!action) return;
+    delete xhr.__fronteraAimed;
+    var live = action.live, regions = aimed.get(live) || {};
+    regions[action.region] = Math.max(0, (regions[action.region] || 0) - 1);
+    var version = parseInt(xhr.getResponseHeader("X-Live-Version"), 10);
+    var names = (xhr.getResponseHeader("X-Live-Regions") || "").split(",").filter(Boolean);
+    if (evt.detail.successful && !isNaN(version) && names.length) {
+      var last = brought.get(live);
+      if (!last || version >= last.version) brought.set(live, { version: version, regions: names });
+      var next = waiting.get(live), highest = newest.get(live);
+      if (next && highest !== undefined && highest <= version) {
+        names.forEach(function (name) { next.delete(name); });
+      }
+    }
+    refetch(live);  // what the answer did not bring
+  });
 
   function isLive(elt) {
     return !!(elt && elt.hasAttribute && elt.hasAttribute("data-live-regions"));
@@ -96,7 +178,7 @@
     if (!gathered) counted.set(push, (gathered = new WeakSet()));
     if (gathered.has(elt)) return;
     gathered.add(elt);
-    gather(elt, named(push));
+    gather(elt, named(push), pushVersion(push));
   }, true);  // capturing: before htmx's own listener on the element sends the request
 
   document.addEventListener("htmx:afterRequest", function (evt) {
@@ -109,7 +191,7 @@
       failures.delete(elt);
       return;
     }
-    gather(elt, regions);
+    gather(elt, regions, Infinity);
     var failed = (failures.get(elt) || 0) + 1;
     failures.set(elt, failed);
     setTimeout(function () {
@@ -129,9 +211,17 @@
     if (!trigger || trigger.type !== "sse:changed" || !trigger.detail || !elt) return;
     if (elt.hasAttribute("data-live-regions")) {
       var next = waiting.get(elt);
-      waiting.delete(elt);
       var here = elt.getAttribute("data-live-regions").split(" ");
-      var wanted = next === "all" ? here : here.filter(function (name) { return next && next.has(name); });
+      var wanted = here.filter(function (name) { return next && next.has(name); });
+      var kept = held(elt, wanted);  // what the page's own action is bringing (above)
+      wanted = wanted.filter(function (name) { return kept.indexOf(name) === -1; });
+      if (kept.length) {
+        waiting.set(elt, new Set(kept));
+      } else {
+        waiting.delete(elt);
+        newest.delete(elt);
+        holdUntil.delete(elt);
+      }
       if (!wanted.length) {
         evt.preventDefault();  // nothing this page shows has changed, or it was fetched already
         return;

@@ -2,6 +2,7 @@
 all in one request; a push that names none (a table tool) refreshes every region, so nothing stays
 stale."""
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
 from tests.browser.conftest import shot
@@ -100,5 +101,34 @@ def test_pushes_meanwhile_are_gathered_a_failed_fetch_is_tried_again_and_a_refus
         _push(ana, None)  # the next push fetches what it names (every region), as ever
         ana.wait_for_timeout(400)
         assert fetched == [["checks"], ["checks", "combat", "feed", "me"]], fetched
+    finally:
+        laptop.close()
+
+
+def test_the_page_that_acts_fetches_only_what_the_answer_to_its_action_does_not_bring(browser, app_server, phone):
+    """Issue #11: the answer to a page's own action is the region it aimed at, as the action left it,
+    with the session's version it shows; the action's push names that region too, and that page
+    fetches only the push's other regions. Every other page fetches all the push names."""
+    laptop, mayor, ana = _table(browser, app_server, phone, "rg3")
+    try:
+        feed = mayor.locator("#feed li")
+        lines = feed.count()
+        mayor_fetched, ana_fetched = _fragments(mayor), _fragments(ana)
+        _call_djamal(mayor)  # the Mayor's answer is his #checks; the push names checks and feed
+        ana.locator("#checks").get_by_text("Djamal").first.wait_for(timeout=1_500)
+        mayor.wait_for_function("([n]) => document.querySelectorAll('#feed li').length > n", arg=[lines],
+                                timeout=1_500)  # the feed line of the call, from the push
+        mayor.wait_for_timeout(600)  # longer than a region waits for its page's own answer
+        assert mayor_fetched == [["feed"]], mayor_fetched
+        assert ana_fetched == [["checks", "feed"]], ana_fetched
+
+        mayor_fetched.clear()
+        ana_fetched.clear()
+        ana.get_by_role("button", name=re.compile(r"Robar \d+ cartas?")).click()  # the phone's own draw
+        ana.locator("#checks .pcard-button").first.wait_for()
+        ana.wait_for_timeout(600)
+        assert ana_fetched == [["feed", "me"]], ana_fetched  # its #checks came with the answer
+        assert mayor_fetched == [["board", "checks", "feed"]], mayor_fetched
+        shot(mayor, "regions-02-own-answer")
     finally:
         laptop.close()

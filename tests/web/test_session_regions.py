@@ -103,6 +103,30 @@ def test_an_action_answers_with_its_region_as_the_page_shows_it(client):
     assert html in _normalised(client.get(session.get_absolute_url()).text)
 
 
+def test_an_actions_answer_names_its_region_and_the_version_it_shows(client, monkeypatch,
+                                                                     django_capture_on_commit_callbacks):
+    """The answer says which session version its region shows (``X-Live-Version``) and which region
+    it is (``X-Live-Regions``): the page then drops that region from the action's own push, whose
+    version is the same (static/js/live-regions.js)."""
+    session, mayor, _p1, p2 = _table_in_play()
+    hero = session.seats.get(character__owner=p2).character
+    client.force_login(mayor)
+    pushed = []
+    monkeypatch.setattr(bus, "publish", lambda topic, version, regions=None: pushed.append(int(version)))
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(reverse("play_check_new", args=[session.pk]),
+                             {"characters": [str(hero.pk)], "trait": "manos", "modifier": 0,
+                              "request_key": "own-answer-1"}, **HX)
+    assert answer.status_code == 200 and answer.text.lstrip().startswith('<section id="checks"')
+    assert pushed == [session_version(session.pk)]
+    assert answer["X-Live-Version"] == str(pushed[0])
+    assert answer["X-Live-Regions"] == "checks"
+    # a refused action still shows its region at the version it read: nothing changed since
+    refused = client.post(reverse("play_check_new", args=[session.pk]),
+                          {"characters": [str(hero.pk)], "trait": "nada", "request_key": "own-answer-2"}, **HX)
+    assert refused.status_code == 200 and refused["X-Live-Version"] == str(pushed[0])
+
+
 def _published(monkeypatch, django_capture_on_commit_callbacks, action):
     published = []
     monkeypatch.setattr(bus, "publish", lambda topic, version, regions=None: published.append(

@@ -10,6 +10,7 @@ an ``hx-post`` (the region it aims at comes back, with the error if any; see :fu
 import secrets
 
 from django.contrib import messages
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -18,7 +19,7 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 
 from frontera.campaigns.permissions import can_run_session, is_member_of, remember_role, role_subquery
 from frontera.characters.models import Character
-from frontera.play.models import GameSession
+from frontera.play.models import GameSession, SessionEvent
 from frontera.play.selectors.pages import dashboard_view, phone_view
 from frontera.play.services.core import session_topic
 
@@ -81,12 +82,27 @@ def page_context(request, session, regions: set[str] | None = None, **extra):
 CLOSE_DIALOG = "frontera:close-dialog"
 
 
+REFRESHED = ("state", "phase", "decks", "status", "tallies")
+
+
 def region(request, session, region: str, error: str | None = None, **extra):
+    """The region ``region`` as the action left the session, with the session's live version it
+    shows (``X-Live-Version``) and its name (``X-Live-Regions``): the page then does not refetch it
+    for the action's own push (static/js/live-regions.js)."""
     # the session as the action left it: the view read it before the service changed its state
-    # (decks, zones, odds must not show the state from before the action)
-    session.refresh_from_db(fields=["state", "phase", "decks", "status", "tallies"])
+    # (decks, zones, odds must not show the state from before the action); its version in the same
+    # statement, so the region shows that version or a later one, never an earlier one
+    fresh = (GameSession.objects.filter(pk=session.pk)
+             .annotate(live_version=Subquery(SessionEvent.objects.filter(session_id=OuterRef("pk"))
+                                             .order_by("-pk").values("pk")[:1]))
+             .values(*REFRESHED, "live_version").get())
+    for name in REFRESHED:
+        setattr(session, name, fresh[name])
     template, context = page_context(request, session, {region}, error=error, **extra)
-    return HttpResponse(render_to_string(f"{template}#{region}", context, request))
+    response = HttpResponse(render_to_string(f"{template}#{region}", context, request))
+    response["X-Live-Version"] = str(fresh["live_version"] or 0)
+    response["X-Live-Regions"] = region
+    return response
 
 
 def done(request, session, error: str | None = None, *, region_name: str = "checks", **extra):
