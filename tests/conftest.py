@@ -65,3 +65,13 @@ def _no_user_in_memory():
     if alias:
         caches[alias].clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _no_session_snapshot_kept():
+    """Each test starts with no session snapshot in this process (frontera/play/selectors/snapshot.py),
+    for the same reason: rolled-back sessions' ids come again."""
+    from frontera.play.selectors import snapshot
+
+    snapshot.forget()
+    yield

@@ -22,13 +22,18 @@ EXCHANGE_HINTS = {
 }
 
 
-def exchanges_view(session: GameSession, viewer: Viewer, state) -> list[dict]:
+def pending_exchanges(session: GameSession) -> list[Exchange]:
+    return list(Exchange.objects.filter(session=session, status=Exchange.Status.PENDING).order_by("pk"))
+
+
+def exchanges_view(session: GameSession, viewer: Viewer, state, pending: list[Exchange] | None = None) -> list[dict]:
     """Pending card exchanges (FR-EXCH): who must choose and, for whoever may choose now (the
     chooser on their phone, or the Mayor acting for anyone), the cards offered — by face only the
     cards both the chooser and the viewer may see (FR-EXCH-7, FR-MODE-2), the rest face down by
-    position. A player sees only the exchanges their characters take part in."""
+    position. A player sees only the exchanges their characters take part in. ``pending``: what
+    :func:`pending_exchanges` read (shared by every viewer of one state), else read now."""
     rows = []
-    for exchange in Exchange.objects.filter(session=session, status=Exchange.Status.PENDING).order_by("pk"):
+    for exchange in pending if pending is not None else pending_exchanges(session):
         if exchange.kind == Exchange.Kind.TREASURE_TAKE:  # a sharing among several protagonists
             row = sharing_row(exchange, viewer, state)
             if row is not None:

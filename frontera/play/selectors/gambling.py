@@ -13,13 +13,19 @@ BANCA_STATUS = {"playing": gettext_noop("playing"), "last_round": gettext_noop("
                 "left": gettext_noop("has left")}
 
 
-def gambling_view(session: GameSession, viewer: Viewer) -> tuple[list[dict], list[dict]]:
-    """Open bancas and open drinking duels, from one query of the session's open gambles (and one of
-    their characters, if any is open): ``(bancas, duels)``."""
+def open_gambles(session: GameSession) -> tuple[list[Gamble], dict[int, Character]]:
+    """The session's open bancas and drinking duels, and their characters: one query (two if any is open)."""
     gambles = list(Gamble.objects.filter(session=session, status=Gamble.Status.OPEN,
                                          kind__in=[Gamble.Kind.BANCA, Gamble.Kind.DRINKING_DUEL])
                    .select_related("prueba").order_by("pk"))
     characters = Character.objects.in_bulk([int(k) for g in gambles for k in g.players]) if gambles else {}
+    return gambles, characters
+
+
+def gambling_view(session: GameSession, viewer: Viewer, loaded=None) -> tuple[list[dict], list[dict]]:
+    """Open bancas and open drinking duels as ``viewer`` sees them: ``(bancas, duels)``, from
+    ``loaded`` (what :func:`open_gambles` read, shared by every viewer of one state) or read now."""
+    gambles, characters = loaded if loaded is not None else open_gambles(session)
     bancas = [g for g in gambles if g.kind == Gamble.Kind.BANCA]
     duels = [g for g in gambles if g.kind == Gamble.Kind.DRINKING_DUEL]
     return banca_view(bancas, characters, viewer), drinking_duels_view(duels, characters, viewer)

@@ -30,6 +30,7 @@ from frontera.play.selectors.core import (
 )
 from frontera.play.selectors.exchanges import exchanges_view
 from frontera.play.selectors.gambling import gambling_view
+from frontera.play.selectors.snapshot import Snapshot
 from frontera.play.services.table_tools import undoable
 from frontera.rules import session as rules_session
 
@@ -39,11 +40,12 @@ def _wants(regions, *names: str) -> bool:
 
 
 def _base(
-    session: GameSession, viewer: Viewer, regions, zones_in: str
+    session: GameSession, viewer: Viewer, regions, zones_in: str, snapshot: Snapshot | None = None
 ) -> tuple[dict, rules_session.Session, dict | None]:
     """What every region shares; the engine's view (``seen``) only if ``zones_in`` (the region that
-    shows the zones and seats: the board, or the phone's own character) is wanted."""
-    state = rules_session.Session.from_json(session.state)
+    shows the zones and seats: the board, or the phone's own character) is wanted. The engine's
+    state is the ``snapshot``'s if there is one (read once for every page of that state)."""
+    state = snapshot.state if snapshot is not None else rules_session.Session.from_json(session.state)
     context = {
         "session": session,
         "campaign": session.campaign,
@@ -103,12 +105,14 @@ def tap_labels_for() -> Callable[[str], dict[str, SafeString]]:
     return labels
 
 
-def dashboard_view(session: GameSession, user, regions: set[str] | None = None) -> dict:
+def dashboard_view(session: GameSession, user, regions: set[str] | None = None,
+                   snapshot: Snapshot | None = None) -> dict:
     """The Mayor's dashboard: every character with tracks and draw penalty, every zone (counts
-    where hidden), open and recent checks, the feed. A constant number of queries."""
+    where hidden), open and recent checks, the feed. A constant number of queries; fewer from a
+    ``snapshot`` of the session's state (:mod:`frontera.play.selectors.snapshot`)."""
     viewer = viewer_for(session, user)
     assert viewer.is_mayor, "the dashboard is the Mayor's"
-    context, state, seen = _base(session, viewer, regions, "board")
+    context, state, seen = _base(session, viewer, regions, "board", snapshot)
     if _wants(regions, "board"):
         seats = list(Seat.objects.filter(session=session).select_related("character__owner"))
         seated = {s.character_id for s in seats}
@@ -138,18 +142,27 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None) 
             undo=_undo_row(session, context.get("version")),
         )
     if _wants(regions, "checks"):
-        open_checks, recent = session_checks(session)
-        bancas, duels = gambling_view(session, viewer)
+        open_checks, recent = _checks(session, snapshot, withdrawals=True)
+        bancas, duels = gambling_view(session, viewer, snapshot.gambles if snapshot else None)
         context.update(
             open_checks=check_rows(open_checks, viewer, state),
             recent_checks=check_rows(recent, viewer, state),
-            exchanges=exchanges_view(session, viewer, state),
+            exchanges=exchanges_view(session, viewer, state, snapshot.exchanges if snapshot else None),
             bancas=bancas,
             duels=duels,
         )
     if _wants(regions, "combat"):
         context["fight"] = combat_view(session, viewer)
     return context
+
+
+def _checks(session: GameSession, snapshot: Snapshot | None, *, withdrawals: bool):
+    """The open and recent checks: the snapshot's, else read now (a player's page skips the
+    withdrawals' query; in a snapshot it was made once for every page, and a player's rows offer no
+    withdrawal whatever it found: ``check_rows``)."""
+    if snapshot is not None:
+        return snapshot.open_checks, snapshot.recent_checks
+    return session_checks(session, withdrawals=withdrawals)
 
 
 def _undo_row(session: GameSession, last_event: int | None = None) -> dict | None:
@@ -161,11 +174,11 @@ def _undo_row(session: GameSession, last_event: int | None = None) -> dict | Non
     return {"pk": undo.pk, "text": render_message(message.pop("_msg"), message)}
 
 
-def phone_view(session: GameSession, user, regions: set[str] | None = None) -> dict:
+def phone_view(session: GameSession, user, regions: set[str] | None = None, snapshot: Snapshot | None = None) -> dict:
     """The player's phone: their character(s) with tracks and deck (a count in phase 1, the
     composition by suit in phase 2), their checks with odds, cards and choices, the feed."""
     viewer = viewer_for(session, user)
-    context, state, seen = _base(session, viewer, regions, "me")
+    context, state, seen = _base(session, viewer, regions, "me", snapshot)
     if _wants(regions, "me"):
         mine = []
         seats = list(
@@ -184,8 +197,8 @@ def phone_view(session: GameSession, user, regions: set[str] | None = None) -> d
             mine.append(row)
         context["mine"] = mine
     if _wants(regions, "checks"):
-        open_checks, recent = session_checks(session, withdrawals=False)  # a player withdraws nothing
-        bancas, duels = gambling_view(session, viewer)
+        open_checks, recent = _checks(session, snapshot, withdrawals=False)  # a player withdraws nothing
+        bancas, duels = gambling_view(session, viewer, snapshot.gambles if snapshot else None)
         context.update(
             my_open_checks=check_rows(open_checks, viewer, state, only_seats=viewer.seats),
             others_open_checks=[
@@ -193,7 +206,7 @@ def phone_view(session: GameSession, user, regions: set[str] | None = None) -> d
                 if not any(p["mine"] for p in row["participants"])
             ],
             my_recent_checks=check_rows(recent, viewer, state, only_seats=viewer.seats)[:PHONE_RECENT_CHECKS],
-            exchanges=exchanges_view(session, viewer, state),
+            exchanges=exchanges_view(session, viewer, state, snapshot.exchanges if snapshot else None),
             bancas=bancas,
             duels=duels,
         )

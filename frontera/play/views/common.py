@@ -57,13 +57,13 @@ def protagonists(campaign):
     return list(Character.objects.filter(campaign=campaign, kind=Character.Kind.PROTAGONIST).order_by("name"))
 
 
-def page_context(request, session, regions: set[str] | None = None, **extra):
+def page_context(request, session, regions: set[str] | None = None, snapshot=None, **extra):
     """The page's template and context: the dashboard for whoever runs the session, the phone for
     anybody else of the campaign; only what ``regions`` show when they are named (a fragment, the
     answer to an action), the whole page otherwise. No form is built here: the Mayor's forms open
     on demand in a dialog (:mod:`frontera.play.views.dialogs`)."""
     if can_run_session(request.user, session.campaign):
-        context = dashboard_view(session, request.user, regions)
+        context = dashboard_view(session, request.user, regions, snapshot)
         template = "play/dashboard.html"
         live_regions = DASHBOARD_FRAGMENTS
         # the one-tap actions of this rendering, one action each: "<tap key>-<character>-<action>"
@@ -71,7 +71,7 @@ def page_context(request, session, regions: set[str] | None = None, **extra):
         context["tap_key"] = secrets.token_hex(8)
         context["toolbar"] = TOOLBAR
     else:
-        context = phone_view(session, request.user, regions)
+        context = phone_view(session, request.user, regions, snapshot)
         template = "play/phone.html"
         live_regions = PHONE_FRAGMENTS
     # what the page's live element may ask for after a push (static/js/live-regions.js)

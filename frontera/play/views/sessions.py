@@ -19,6 +19,7 @@ from frontera.play.forms.common import new_request_key, posted_request_key
 from frontera.play.forms.sessions import JoinForm, SessionStartForm
 from frontera.play.models import GameSession, Seat
 from frontera.play.selectors.core import feed_stamp, sessions_of
+from frontera.play.selectors.snapshot import session_snapshot
 from frontera.play.services import sessions as sessions_actions
 from frontera.play.services.core import SessionError
 from frontera.play.views.common import (
@@ -93,11 +94,16 @@ def _regions(request, session, names: str) -> HttpResponse:
         raise Http404
     built = wanted - {"feed"}
     parts = []
+    stamp = feed_stamp(session.pk)
     if built:
-        template, context = page_context(request, session, built, oob=True)
+        # what every page of this state reads alike, read once for all of them (the session's row
+        # with it: as new as the stamp, like the regions built from it)
+        snapshot = session_snapshot(session, stamp)
+        snapshot.refresh(session)
+        template, context = page_context(request, session, built, snapshot=snapshot, oob=True)
         parts = [render_to_string(f"{template}#{name}", context, request) for name in sorted(built)]
     if "feed" in wanted:
-        key = _feed_key(session, runs_it, oob=True)
+        key = _feed_key(session, runs_it, oob=True, stamp=stamp)
         parts.append(_cached_feed(key, lambda: _render_feed(request, session, oob=True)))
     return HttpResponse("".join(parts))
 
@@ -109,9 +115,10 @@ FEED_CACHE_SECONDS = 600
 _FEED_RENDERING = [threading.Lock() for _ in range(32)]
 
 
-def _feed_key(session, runs_it: bool, *, oob: bool) -> str:
+def _feed_key(session, runs_it: bool, *, oob: bool, stamp: str | None = None) -> str:
     side = "mayor" if runs_it else "table"
-    return f"play:feed:{session.pk}:{feed_stamp(session.pk)}:{get_language()}:{side}:{'oob' if oob else 'in'}"
+    stamp = feed_stamp(session.pk) if stamp is None else stamp
+    return f"play:feed:{session.pk}:{stamp}:{get_language()}:{side}:{'oob' if oob else 'in'}"
 
 
 def _feed_lock(key: str) -> threading.Lock:

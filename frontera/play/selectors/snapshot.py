@@ -1,0 +1,92 @@
+"""What every page of a session reads alike at one state, read once for all of them (issue #11).
+
+A push reaches every page of the session at once, and each asks for the regions it names within a
+few milliseconds (``?regions=…``, :func:`frontera.play.views.sessions._regions`). What those regions
+show differs per viewer (cards, odds, buttons), but what they are built from does not: the
+session's row and engine state, its open and recent checks with their participants, its open
+gambles and pending exchanges. A :class:`Snapshot` holds that, read once per state of the session
+and process, and each page builds its own view from it, with the same redaction as ever
+(:mod:`frontera.play.selectors.pages`).
+
+A state is named by the session's latest event (:func:`frontera.play.selectors.core.latest_event`):
+every change to a session is logged with its events in the same transaction, and that is what the
+live bus already counts on (a push carries that id as the topic's version). The snapshot is read
+after its stamp, so it shows that state or a later one, never an earlier one.
+
+Everything in a snapshot is shared between the threads that serve pages, and read only: nothing
+built from it may change it (``tests/web/test_session_snapshot.py`` checks that the engine state is
+the same after every viewer's regions are built from it).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from frontera.characters.models import Character
+from frontera.play.models import Check, Exchange, Gamble, GameSession
+from frontera.play.selectors.checks import session_checks
+from frontera.play.selectors.exchanges import pending_exchanges
+from frontera.play.selectors.gambling import open_gambles
+from frontera.rules import session as rules_session
+
+# the session row's fields the pages read (as an action's answer refreshes them)
+FIELDS = ("state", "phase", "decks", "status", "tallies")
+KEPT = 32  # states kept in this process: a few per session that is being played
+_kept: OrderedDict[tuple[int, str], Snapshot] = OrderedDict()
+_kept_lock = threading.Lock()
+# one reading of a state at a time: the pages that ask together wait for it instead of each reading
+# it (striped, as the feed's rendering is: frontera/play/views/sessions.py)
+_reading = [threading.Lock() for _ in range(16)]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    stamp: str
+    fields: dict  # FIELDS of the session's row
+    state: rules_session.Session
+    open_checks: list[Check]
+    recent_checks: list[Check]
+    gambles: tuple[list[Gamble], dict[int, Character]]
+    exchanges: list[Exchange]
+
+    def refresh(self, session: GameSession) -> None:
+        """Give ``session`` (this request's own object) the row's fields as the snapshot read them."""
+        for name, value in self.fields.items():
+            setattr(session, name, value)
+
+
+def session_snapshot(session: GameSession, stamp: str) -> Snapshot:
+    """The snapshot of ``session`` at ``stamp``, read now if no request of this process has yet."""
+    key = (session.pk, stamp)
+    with _kept_lock:
+        found = _kept.get(key)
+    if found is not None:
+        return found
+    with _reading[hash(key) % len(_reading)]:
+        with _kept_lock:
+            found = _kept.get(key)
+        if found is None:
+            found = _read(session, stamp)
+            with _kept_lock:
+                _kept[key] = found
+                while len(_kept) > KEPT:
+                    _kept.popitem(last=False)
+    return found
+
+
+def _read(session: GameSession, stamp: str) -> Snapshot:
+    fields = GameSession.objects.filter(pk=session.pk).values(*FIELDS).get()
+    # every open check knows whether another action owns it (the Mayor's withdrawals); a player's
+    # page offers no withdrawal whatever it says (selectors.checks.check_rows)
+    open_checks, recent = session_checks(session)
+    return Snapshot(stamp=stamp, fields=fields, state=rules_session.Session.from_json(fields["state"]),
+                    open_checks=open_checks, recent_checks=recent, gambles=open_gambles(session),
+                    exchanges=pending_exchanges(session))
+
+
+def forget() -> None:
+    """Drop every snapshot of this process (tests)."""
+    with _kept_lock:
+        _kept.clear()
