@@ -4,7 +4,8 @@ A user outside a campaign must not learn that it exists: :func:`campaign_for_mem
 ``Http404``, never 403.
 """
 
-from django.db.models import OuterRef, Subquery
+from django.db import connection
+from django.db.models.expressions import RawSQL
 from django.http import Http404
 
 from frontera.campaigns.models import Campaign, Membership
@@ -23,10 +24,21 @@ def _role(user, campaign: Campaign) -> str | None:
     return cache[campaign.pk]
 
 
-def role_subquery(user, campaign_ref: str = "campaign_id"):
-    """The user's role in the campaign that ``campaign_ref`` names, as an annotation, so that a view
-    reading a campaign's object learns the role in the same query (:func:`remember_role`)."""
-    return Subquery(Membership.objects.filter(campaign=OuterRef(campaign_ref), user=user).values("role")[:1])
+def role_subquery(model, user, campaign_column: str = "campaign_id") -> RawSQL:
+    """The user's role in the campaign that ``model``'s column ``campaign_column`` names, as an
+    annotation on ``model``'s queries, so that a view reading a campaign's object learns the role in
+    the same query (:func:`remember_role`).
+
+    Written as SQL rather than a ``Subquery`` of a queryset: compiling that queryset afresh cost
+    ~0.3 ms of every session request (issue #11's profile), and it is the same statement each time.
+    Every name in it is quoted from the models' own metadata; the user is a bound parameter."""
+    quote = connection.ops.quote_name
+    membership = Membership._meta
+    sql = (f"SELECT {quote('role')} FROM {quote(membership.db_table)} "
+           f"WHERE {quote(membership.get_field('campaign').column)} = "
+           f"{quote(model._meta.db_table)}.{quote(campaign_column)} "
+           f"AND {quote(membership.get_field('user').column)} = %s")
+    return RawSQL(sql, (user.pk,))
 
 
 def remember_role(user, campaign_id: int, role: str | None) -> None:

@@ -81,6 +81,23 @@ def test_dashboard_for_the_mayor_phone_for_the_player_404_for_outsiders(client):
     assert client.get(reverse("play_sessions", args=[session.campaign.pk])).status_code == 404
 
 
+def test_the_role_read_with_the_session_is_the_role_in_that_sessions_own_campaign(client):
+    """The viewer's role comes in the session's own query (a correlated subquery on its campaign):
+    the Mayor of another campaign, or its player, gets 404 here, and so does an unknown session."""
+    session, mayor, seated, _ = make_table()
+    other, other_mayor, other_seated, _ = make_table()
+    for outsider in (other_mayor, other_seated[0][0]):
+        client.force_login(outsider)
+        assert client.get(session.get_absolute_url()).status_code == 404
+        assert client.post(reverse("play_check_new", args=[session.pk]), {}).status_code == 404
+        assert client.get(other.get_absolute_url()).status_code == 200
+    client.force_login(mayor)
+    assert client.get(reverse("play_session", args=[other.pk + session.pk + 1])).status_code == 404
+    assert 'data-testid="seats"' in client.get(session.get_absolute_url()).text
+    client.force_login(seated[0][0])
+    assert 'data-testid="seats"' not in client.get(session.get_absolute_url()).text
+
+
 def test_fragments_are_partials_of_the_same_page_and_unknown_ones_404(client):
     session, mayor, seated, _ = make_table()
     client.force_login(mayor)

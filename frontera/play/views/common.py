@@ -35,13 +35,16 @@ PHONE_FRAGMENTS = {"me", "checks", "feed", "combat"}
 
 def session_for(user, pk: int) -> GameSession:
     """The session if ``user`` belongs to its campaign; 404 otherwise (never 403)."""
-    sessions = GameSession.objects.filter(pk=pk).select_related("campaign")
+    sessions = GameSession.objects.select_related("campaign")
     if user.is_authenticated:  # the viewer's role in the same query (one query less a request)
-        sessions = sessions.annotate(viewer_role=role_subquery(user))
-    session = sessions.first()
-    if session is not None and user.is_authenticated:
+        sessions = sessions.annotate(viewer_role=role_subquery(GameSession, user))
+    try:
+        session = sessions.get(pk=pk)
+    except GameSession.DoesNotExist:
+        raise Http404 from None
+    if user.is_authenticated:
         remember_role(user, session.campaign_id, session.viewer_role)
-    if session is None or not is_member_of(user, session.campaign):
+    if not is_member_of(user, session.campaign):
         raise Http404
     return session
 
