@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models import F, Q
+from django.db.models.expressions import RawSQL
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_noop
@@ -33,6 +34,7 @@ from frontera.play.selectors.gambling import gambling_view
 from frontera.play.selectors.snapshot import Snapshot
 from frontera.play.services.table_tools import undoable
 from frontera.rules import session as rules_session
+from frontera.sql import column, table
 
 
 def _wants(regions, *names: str) -> bool:
@@ -70,10 +72,14 @@ def _base(
 def callable_characters(session: GameSession) -> list[tuple[int, str]]:
     """Who the Mayor may call to a check: the protagonists present (in their seats' order), then
     every NPC and minion (by kind and name). One query (every action form validates against it)."""
-    seat = Seat.objects.filter(session=session, character=OuterRef("pk")).values("pk")[:1]
+    seat = RawSQL(  # the character's seat at this session, if any (SQL: frontera.sql)
+        f"SELECT {column(Seat, 'pk', qualified=False)} FROM {table(Seat)} "
+        f"WHERE {column(Seat, 'session', qualified=False)} = %s "
+        f"AND {column(Seat, 'character', qualified=False)} = {column(Character, 'pk')}", (session.pk,),
+    )
     rows = (
         Character.objects.filter(campaign_id=session.campaign_id)
-        .annotate(seat=Subquery(seat))
+        .annotate(seat=seat)
         .filter(Q(seat__isnull=False) | ~Q(kind=Character.Kind.PROTAGONIST))
         .order_by(F("seat").asc(nulls_last=True), "kind", "name")
     )

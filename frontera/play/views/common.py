@@ -10,7 +10,7 @@ an ``hx-post`` (the region it aims at comes back, with the error if any; see :fu
 import secrets
 
 from django.contrib import messages
-from django.db.models import OuterRef, Subquery
+from django.db.models.expressions import RawSQL
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -22,6 +22,7 @@ from frontera.characters.models import Character
 from frontera.play.models import GameSession, SessionEvent
 from frontera.play.selectors.pages import dashboard_view, phone_view
 from frontera.play.services.core import session_topic
+from frontera.sql import column, table
 
 DASHBOARD_FRAGMENTS = {"board", "checks", "feed", "combat"}
 # The Mayor's toolbar: each button opens one form in the page's dialog (views.dialogs).
@@ -88,6 +89,14 @@ CLOSE_DIALOG = "frontera:close-dialog"
 REFRESHED = ("state", "phase", "decks", "status", "tallies")
 
 
+def live_version() -> RawSQL:
+    """A session's live version (its latest event, :func:`frontera.play.selectors.core.session_version`)
+    as an annotation on its own row (written as SQL: :mod:`frontera.sql`)."""
+    event = column(SessionEvent, "pk", qualified=False)
+    return RawSQL(f"SELECT {event} FROM {table(SessionEvent)} WHERE {column(SessionEvent, 'session', qualified=False)}"
+                  f" = {column(GameSession, 'pk')} ORDER BY {event} DESC LIMIT 1", ())
+
+
 def region(request, session, region: str, error: str | None = None, **extra):
     """The region ``region`` as the action left the session, with the session's live version it
     shows (``X-Live-Version``) and its name (``X-Live-Regions``): the page then does not refetch it
@@ -95,9 +104,7 @@ def region(request, session, region: str, error: str | None = None, **extra):
     # the session as the action left it: the view read it before the service changed its state
     # (decks, zones, odds must not show the state from before the action); its version in the same
     # statement, so the region shows that version or a later one, never an earlier one
-    fresh = (GameSession.objects.filter(pk=session.pk)
-             .annotate(live_version=Subquery(SessionEvent.objects.filter(session_id=OuterRef("pk"))
-                                             .order_by("-pk").values("pk")[:1]))
+    fresh = (GameSession.objects.filter(pk=session.pk).annotate(live_version=live_version())
              .values(*REFRESHED, "live_version").get())
     for name in REFRESHED:
         setattr(session, name, fresh[name])

@@ -1,0 +1,23 @@
+"""Names for the few statements written as SQL instead of built by the ORM.
+
+A correlated subquery built as a ``Subquery`` of a queryset is compiled afresh on every request;
+on the session pages that cost ~0.3 ms each, on every action and every refetch (issue #11's
+profile). Those few are written as :class:`~django.db.models.expressions.RawSQL` with every table
+and column name taken from the models' own metadata and quoted by the database's own rules, and
+every value passed as a bound parameter.
+"""
+
+from django.db import connection
+
+
+def table(model) -> str:
+    """``model``'s table, quoted."""
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def column(model, field: str, *, qualified: bool = True) -> str:
+    """``model``'s column for ``field`` (``"pk"`` for its primary key), quoted, and prefixed with its
+    table unless ``qualified`` is false."""
+    meta = model._meta
+    name = connection.ops.quote_name((meta.pk if field == "pk" else meta.get_field(field)).column)
+    return f"{table(model)}.{name}" if qualified else name
