@@ -84,6 +84,11 @@ def feed_stamp(session_id: int) -> str:
     return f"{latest[0]}-{latest[1].timestamp()}" if latest else "0"
 
 
+def stamp_version(stamp: str) -> int:
+    """The live version a :func:`feed_stamp` names (its event's id)."""
+    return int(stamp.split("-", 1)[0])
+
+
 def sessions_of(campaign) -> list[GameSession]:
     return list(GameSession.objects.filter(campaign=campaign).order_by("-number"))
 
