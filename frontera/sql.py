@@ -2,12 +2,20 @@
 
 A correlated subquery built as a ``Subquery`` of a queryset is compiled afresh on every request;
 on the session pages that cost ~0.3 ms each, on every action and every refetch (issue #11's
-profile). Those few are written as :class:`~django.db.models.expressions.RawSQL` with every table
-and column name taken from the models' own metadata and quoted by the database's own rules, and
-every value passed as a bound parameter.
+profile), and so did building a two-column query asked on every refetch. Those few are written as
+SQL (an annotation's :class:`~django.db.models.expressions.RawSQL`, or a statement run by
+:func:`rows`) with every table and column name taken from the models' own metadata and quoted by
+the database's own rules, and every value passed as a bound parameter.
 """
 
 from django.db import connection
+
+
+def rows(sql: str, params) -> list[tuple]:
+    """Every row of ``sql`` run with ``params`` on the default database."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def table(model) -> str:

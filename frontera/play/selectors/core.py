@@ -14,8 +14,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import UTC
+from functools import cache
 
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from frontera import glossary
@@ -27,6 +30,7 @@ from frontera.rules import characters as rules_characters
 from frontera.rules import session as rules_session
 from frontera.rules.cards import SUIT_SYMBOL, SUITS, Card
 from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES, SOBRIETY_NAMES, draw_penalty, incapacity
+from frontera.sql import column, rows, table
 
 FEED_LENGTH = 25
 # each kind's label (lazy: translated when read); Character.get_kind_display() rebuilds the field's
@@ -46,8 +50,16 @@ def viewer_for(session: GameSession, user) -> Viewer:
     """The viewer's role at this session; a member of the campaign is assumed (views check it)."""
     if is_mayor_of(user, session.campaign):
         return Viewer(user, True, {MAYOR_SEAT})
-    own = Seat.objects.filter(session=session, character__owner=user).values_list("character_id", flat=True)
-    return Viewer(user, False, {seat_key(pk) for pk in own})
+    own = rows(_own_seats_sql(), (session.pk, user.pk))
+    return Viewer(user, False, {seat_key(pk) for pk, in own})
+
+
+@cache
+def _own_seats_sql() -> str:
+    """The characters a user plays that are seated at a session (SQL: :mod:`frontera.sql`)."""
+    return (f"SELECT {column(Seat, 'character')} FROM {table(Seat)} INNER JOIN {table(Character)} "
+            f"ON {column(Seat, 'character')} = {column(Character, 'pk')} "
+            f"WHERE {column(Seat, 'session')} = %s AND {column(Character, 'owner')} = %s")
 
 
 def seen_cards(state: rules_session.Session, viewer: Viewer, held=()) -> frozenset[str]:
@@ -80,8 +92,21 @@ def feed_stamp(session_id: int) -> str:
     """What names one state of the feed: the session's latest event (id and time, so a database
     that reuses ids after a restore never matches an older stamp). The feed is the same for every
     viewer (:func:`session_feed`), so one rendering per stamp and language serves them all."""
-    latest = SessionEvent.objects.filter(session_id=session_id).order_by("-pk").values_list("pk", "created_at").first()
-    return f"{latest[0]}-{latest[1].timestamp()}" if latest else "0"
+    latest = rows(_latest_event_sql(), (session_id,))
+    if not latest:
+        return "0"
+    pk, at = latest[0]
+    if timezone.is_naive(at):  # SQLite's column, read without the ORM: UTC, as Django writes it
+        at = timezone.make_aware(at, UTC)
+    return f"{pk}-{at.timestamp()}"
+
+
+@cache
+def _latest_event_sql() -> str:
+    """A session's latest event, its id and time (SQL: :mod:`frontera.sql`; asked by every refetch)."""
+    pk = column(SessionEvent, "pk", qualified=False)
+    return (f"SELECT {pk}, {column(SessionEvent, 'created_at', qualified=False)} FROM {table(SessionEvent)} "
+            f"WHERE {column(SessionEvent, 'session', qualified=False)} = %s ORDER BY {pk} DESC LIMIT 1")
 
 
 def stamp_version(stamp: str) -> int:
