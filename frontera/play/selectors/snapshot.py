@@ -24,12 +24,15 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from django.db.models.expressions import RawSQL
+
 from frontera.characters.models import Character
 from frontera.play.models import Check, Exchange, Gamble, GameSession
 from frontera.play.selectors.checks import session_checks
 from frontera.play.selectors.exchanges import pending_exchanges
 from frontera.play.selectors.gambling import open_gambles
 from frontera.rules import session as rules_session
+from frontera.sql import column, table
 
 # the session row's fields the pages read (as an action's answer refreshes them)
 FIELDS = ("state", "phase", "decks", "status", "tallies")
@@ -77,13 +80,27 @@ def session_snapshot(session: GameSession, stamp: str) -> Snapshot:
 
 
 def _read(session: GameSession, stamp: str) -> Snapshot:
-    fields = GameSession.objects.filter(pk=session.pk).values(*FIELDS).get()
+    # the row, and whether any gamble or exchange is open: most states have none, and then they are
+    # not asked for (two queries fewer for the answer and the pages of such a state)
+    fields = (GameSession.objects.filter(pk=session.pk)
+              .annotate(any_gamble=_any_open(Gamble, Gamble.Status.OPEN),
+                        any_exchange=_any_open(Exchange, Exchange.Status.PENDING))
+              .values(*FIELDS, "any_gamble", "any_exchange").get())
+    any_gamble, any_exchange = fields.pop("any_gamble"), fields.pop("any_exchange")
     # every open check knows whether another action owns it (the Mayor's withdrawals); a player's
     # page offers no withdrawal whatever it says (selectors.checks.check_rows)
     open_checks, recent = session_checks(session)
     return Snapshot(stamp=stamp, fields=fields, state=rules_session.Session.from_json(fields["state"]),
-                    open_checks=open_checks, recent_checks=recent, gambles=open_gambles(session),
-                    exchanges=pending_exchanges(session))
+                    open_checks=open_checks, recent_checks=recent,
+                    gambles=open_gambles(session) if any_gamble else ([], {}),
+                    exchanges=pending_exchanges(session) if any_exchange else [])
+
+
+def _any_open(model, status: str) -> RawSQL:
+    """Whether the session has a ``model`` row in ``status``, as an annotation on its row (SQL:
+    :mod:`frontera.sql`). A gamble counts whatever its kind: :func:`open_gambles` filters them."""
+    return RawSQL(f"EXISTS (SELECT 1 FROM {table(model)} WHERE {column(model, 'session')} = "
+                  f"{column(GameSession, 'pk')} AND {column(model, 'status')} = %s)", (status,))
 
 
 def forget() -> None:
