@@ -5,8 +5,8 @@
 In-process on a fresh SQLite file (WAL, as the server runs it), DEBUG off, through Django's whole
 middleware stack (the test client): a Mayor and ``--players`` players with one protagonist each.
 Each request kind is run ``--repeat`` times under :mod:`cProfile`: calling a check, drawing,
-choosing, the dashboard page, the phone page, the phone's ``#checks`` fragment, what a phone and the
-Mayor's page ask after a check's push (``?regions=checks,feed``), and in a fight
+choosing, the dashboard page, the phone page, the phone's ``#checks`` fragment, what a phone, a
+second phone and the Mayor's page ask after a check's push (``?regions=checks,feed``), and in a fight
 declaring, drawing and locking in. Prints the mean wall time per request and the functions with
 the largest cumulative share, so a change can be aimed at the cause.
 """
@@ -48,7 +48,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--filter", default="", help="a regular expression on the frames printed")
-    parser.add_argument("--only", default="", help="comma-separated request kinds to profile")
+    parser.add_argument("--only", default="", help="semicolon-separated request kinds to profile")
     parser.add_argument("--queries", action="store_true", help="print the SQL of each request kind's last sample")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -74,11 +74,13 @@ def run(args) -> None:
     mayor, phone = Client(), Client()
     mayor.force_login(mayor_user)
     phone.force_login(users[0])
+    phone2 = Client()
+    phone2.force_login(users[1])
     htmx = {"HTTP_HX_REQUEST": "true"}
     samples: dict[str, list[float]] = {}
     cpu_samples: dict[str, list[float]] = {}
     profiles: dict[str, cProfile.Profile] = {}
-    only = set(filter(None, args.only.split(",")))
+    only = set(filter(None, args.only.split(";")))  # kinds hold commas ("phone push: checks,feed")
     queries: dict[str, list[str]] = {}
 
     def timed(name, fn):
@@ -106,6 +108,8 @@ def run(args) -> None:
         timed("phone #feed fragment", lambda: phone.get(page, {"fragment": "feed"}, **htmx))
         # what each page asks after a check's push: its regions the push names, in one request
         timed("phone push: checks,feed", lambda: phone.get(page, {"regions": "checks,feed"}, **htmx))
+        # a second phone after the first: the snapshot of this state and its feed are read already
+        timed("2nd phone push: checks,feed", lambda: phone2.get(page, {"regions": "checks,feed"}, **htmx))
         timed("Mayor push: checks,feed", lambda: mayor.get(page, {"regions": "checks,feed"}, **htmx))
         participant = re.search(r"/participantes/(\d+)/robar/", r.content.decode()).group(1)
         r = timed("draw", lambda p=participant: phone.post(f"{page}participantes/{p}/robar/", **htmx))
