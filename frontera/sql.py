@@ -6,6 +6,10 @@ profile), and so did building a two-column query asked on every refetch. Those f
 SQL (an annotation's :class:`~django.db.models.expressions.RawSQL`, or a statement run by
 :func:`rows`) with every table and column name taken from the models' own metadata and quoted by
 the database's own rules, and every value passed as a bound parameter.
+
+Two limits that come with it: a correlated subquery names its outer table itself (a ``Subquery``
+would follow Django's aliases), so a queryset annotated with one must not be nested inside another
+query of the same table; and :func:`rows` runs on the default database, past any router.
 """
 
 from django.db import connection

@@ -13,10 +13,13 @@ BANCA_STATUS = {"playing": gettext_noop("playing"), "last_round": gettext_noop("
                 "left": gettext_noop("has left")}
 
 
+# the gambles the pages show while open (azar and habilidad show as their opposed check)
+GAMBLES_SHOWN = (Gamble.Kind.BANCA, Gamble.Kind.DRINKING_DUEL)
+
+
 def open_gambles(session: GameSession) -> tuple[list[Gamble], dict[int, Character]]:
     """The session's open bancas and drinking duels, and their characters: one query (two if any is open)."""
-    gambles = list(Gamble.objects.filter(session=session, status=Gamble.Status.OPEN,
-                                         kind__in=[Gamble.Kind.BANCA, Gamble.Kind.DRINKING_DUEL])
+    gambles = list(Gamble.objects.filter(session=session, status=Gamble.Status.OPEN, kind__in=GAMBLES_SHOWN)
                    .select_related("prueba").order_by("pk"))
     characters = Character.objects.in_bulk([int(k) for g in gambles for k in g.players]) if gambles else {}
     return gambles, characters

@@ -8,7 +8,7 @@ gambles and pending exchanges. A :class:`Snapshot` holds that, read once per sta
 and process, and each page builds its own view from it, with the same redaction as ever
 (:mod:`frontera.play.selectors.pages`).
 
-A state is named by the session's latest event (:func:`frontera.play.selectors.core.latest_event`):
+A state is named by the session's latest event (:func:`frontera.play.selectors.core.feed_stamp`):
 every change to a session is logged with its events in the same transaction, and that is what the
 live bus already counts on (a push carries that id as the topic's version). The snapshot is read
 after its stamp, so it shows that state or a later one, never an earlier one.
@@ -30,7 +30,7 @@ from frontera.characters.models import Character
 from frontera.play.models import Check, Exchange, Gamble, GameSession
 from frontera.play.selectors.checks import session_checks
 from frontera.play.selectors.exchanges import pending_exchanges
-from frontera.play.selectors.gambling import open_gambles
+from frontera.play.selectors.gambling import GAMBLES_SHOWN, open_gambles
 from frontera.rules import session as rules_session
 from frontera.sql import column, table
 
@@ -83,7 +83,7 @@ def _read(session: GameSession, stamp: str) -> Snapshot:
     # the row, and whether any gamble or exchange is open: most states have none, and then they are
     # not asked for (two queries fewer for the answer and the pages of such a state)
     fields = (GameSession.objects.filter(pk=session.pk)
-              .annotate(any_gamble=_any_open(Gamble, Gamble.Status.OPEN),
+              .annotate(any_gamble=_any_open(Gamble, Gamble.Status.OPEN, kinds=GAMBLES_SHOWN),
                         any_exchange=_any_open(Exchange, Exchange.Status.PENDING))
               .values(*FIELDS, "any_gamble", "any_exchange").get())
     any_gamble, any_exchange = fields.pop("any_gamble"), fields.pop("any_exchange")
@@ -96,11 +96,14 @@ def _read(session: GameSession, stamp: str) -> Snapshot:
                     exchanges=pending_exchanges(session) if any_exchange else [])
 
 
-def _any_open(model, status: str) -> RawSQL:
-    """Whether the session has a ``model`` row in ``status``, as an annotation on its row (SQL:
-    :mod:`frontera.sql`). A gamble counts whatever its kind: :func:`open_gambles` filters them."""
-    return RawSQL(f"EXISTS (SELECT 1 FROM {table(model)} WHERE {column(model, 'session')} = "
-                  f"{column(GameSession, 'pk')} AND {column(model, 'status')} = %s)", (status,))
+def _any_open(model, status: str, *, kinds: tuple[str, ...] = ()) -> RawSQL:
+    """Whether the session has a ``model`` row in ``status`` (and of one of ``kinds``, if named), as
+    an annotation on its row (SQL: :mod:`frontera.sql`)."""
+    sql = (f"EXISTS (SELECT 1 FROM {table(model)} WHERE {column(model, 'session')} = "
+           f"{column(GameSession, 'pk')} AND {column(model, 'status')} = %s")
+    if kinds:
+        sql += f" AND {column(model, 'kind')} IN ({', '.join(['%s'] * len(kinds))})"
+    return RawSQL(sql + ")", (str(status), *map(str, kinds)))
 
 
 def forget() -> None:
