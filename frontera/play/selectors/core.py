@@ -18,6 +18,7 @@ from datetime import UTC
 from functools import cache
 
 from django.db.models import Max
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -101,12 +102,24 @@ def feed_stamp(session_id: int) -> str:
     return f"{pk}-{at.timestamp()}"
 
 
+def _latest_event(columns: str, session: str) -> str:
+    """A session's latest event: ``columns`` of it, for the session ``session`` names (SQL:
+    :mod:`frontera.sql`)."""
+    pk = column(SessionEvent, "pk", qualified=False)
+    return (f"SELECT {columns} FROM {table(SessionEvent)} WHERE {column(SessionEvent, 'session', qualified=False)} "
+            f"= {session} ORDER BY {pk} DESC LIMIT 1")
+
+
 @cache
 def _latest_event_sql() -> str:
-    """A session's latest event, its id and time (SQL: :mod:`frontera.sql`; asked by every refetch)."""
-    pk = column(SessionEvent, "pk", qualified=False)
-    return (f"SELECT {pk}, {column(SessionEvent, 'created_at', qualified=False)} FROM {table(SessionEvent)} "
-            f"WHERE {column(SessionEvent, 'session', qualified=False)} = %s ORDER BY {pk} DESC LIMIT 1")
+    """The latest event's id and time (asked by every refetch)."""
+    return _latest_event(f"{column(SessionEvent, 'pk', qualified=False)}, "
+                         f"{column(SessionEvent, 'created_at', qualified=False)}", "%s")
+
+
+def live_version() -> RawSQL:
+    """:func:`session_version` as an annotation on the session's own row."""
+    return RawSQL(_latest_event(column(SessionEvent, "pk", qualified=False), column(GameSession, "pk")), ())
 
 
 def stamp_version(stamp: str) -> int:

@@ -10,7 +10,6 @@ an ``hx-post`` (the region it aims at comes back, with the error if any; see :fu
 import secrets
 
 from django.contrib import messages
-from django.db.models.expressions import RawSQL
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -19,12 +18,11 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 
 from frontera.campaigns.permissions import can_run_session, is_member_of, remember_role, role_subquery
 from frontera.characters.models import Character
-from frontera.play.models import GameSession, SessionEvent
-from frontera.play.selectors.core import feed_stamp, stamp_version
+from frontera.play.models import GameSession
+from frontera.play.selectors.core import feed_stamp, live_version, stamp_version
 from frontera.play.selectors.pages import dashboard_view, phone_view
 from frontera.play.selectors.snapshot import session_snapshot
 from frontera.play.services.core import session_topic
-from frontera.sql import column, table
 
 DASHBOARD_FRAGMENTS = {"board", "checks", "feed", "combat"}
 # The Mayor's toolbar: each button opens one form in the page's dialog (views.dialogs).
@@ -89,14 +87,6 @@ CLOSE_DIALOG = "frontera:close-dialog"
 
 
 REFRESHED = ("state", "phase", "decks", "status", "tallies")
-
-
-def live_version() -> RawSQL:
-    """A session's live version (its latest event, :func:`frontera.play.selectors.core.session_version`)
-    as an annotation on its own row (written as SQL: :mod:`frontera.sql`)."""
-    event = column(SessionEvent, "pk", qualified=False)
-    return RawSQL(f"SELECT {event} FROM {table(SessionEvent)} WHERE {column(SessionEvent, 'session', qualified=False)}"
-                  f" = {column(GameSession, 'pk')} ORDER BY {event} DESC LIMIT 1", ())
 
 
 def region(request, session, region: str, error: str | None = None, **extra):
