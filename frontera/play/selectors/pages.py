@@ -7,9 +7,8 @@ through the same functions and the same redaction as the whole page."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
-from django.db.models import F, Q
-from django.db.models.expressions import RawSQL
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_noop
@@ -34,7 +33,7 @@ from frontera.play.selectors.gambling import gambling_view
 from frontera.play.selectors.snapshot import Snapshot
 from frontera.play.services.table_tools import undoable
 from frontera.rules import session as rules_session
-from frontera.sql import column, table
+from frontera.sql import column, rows, table
 
 
 def _wants(regions, *names: str) -> bool:
@@ -71,19 +70,20 @@ def _base(
 
 def callable_characters(session: GameSession) -> list[tuple[int, str]]:
     """Who the Mayor may call to a check: the protagonists present (in their seats' order), then
-    every NPC and minion (by kind and name). One query (every action form validates against it)."""
-    seat = RawSQL(  # the character's seat at this session, if any (SQL: frontera.sql)
-        f"SELECT {column(Seat, 'pk', qualified=False)} FROM {table(Seat)} "
-        f"WHERE {column(Seat, 'session', qualified=False)} = %s "
-        f"AND {column(Seat, 'character', qualified=False)} = {column(Character, 'pk')}", (session.pk,),
-    )
-    rows = (
-        Character.objects.filter(campaign_id=session.campaign_id)
-        .annotate(seat=seat)
-        .filter(Q(seat__isnull=False) | ~Q(kind=Character.Kind.PROTAGONIST))
-        .order_by(F("seat").asc(nulls_last=True), "kind", "name")
-    )
-    return list(rows.values_list("pk", "name"))
+    every NPC and minion (by kind and name). One statement (every action form validates against it)."""
+    return [(pk, name) for pk, name in rows(_callable_sql(), (session.pk, session.campaign_id, Character.Kind.PROTAGONIST))]
+
+
+@cache
+def _callable_sql() -> str:
+    """:func:`callable_characters` as SQL (:mod:`frontera.sql`: asked by every action of the Mayor,
+    and the queryset took ~0.6 ms to build for a ~0.05 ms statement)."""
+    seat = column(Seat, "pk")
+    return (f"SELECT {column(Character, 'pk')}, {column(Character, 'name')} FROM {table(Character)} "
+            f"LEFT JOIN {table(Seat)} ON {column(Seat, 'session')} = %s AND {column(Seat, 'character')} = "
+            f"{column(Character, 'pk')} WHERE {column(Character, 'campaign')} = %s "
+            f"AND ({seat} IS NOT NULL OR {column(Character, 'kind')} <> %s) "
+            f"ORDER BY {seat} IS NULL, {seat}, {column(Character, 'kind')}, {column(Character, 'name')}")
 
 
 # The aria-labels of a character card's one-tap actions on the Mayor's board (templates/play/_cast.html).
