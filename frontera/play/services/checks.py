@@ -27,6 +27,7 @@ from frontera.play.services.core import (
     CARDS_AND_TRACKS,
     CHECKS,
     E_NO_CHARACTERS,
+    E_NOT_IN_CAMPAIGN,
     E_NOT_YOUR_HAND,
     FEED,
     N_CARDS,
@@ -85,9 +86,10 @@ STATUS_ORDER = [Check.Status.REQUESTED, Check.Status.DRAWN, Check.Status.CHOSEN,
 
 @dataclass(frozen=True)
 class Entry:
-    """One character called to a check, with what it draws for."""
+    """One character called to a check, with what it draws for. ``character`` may be given by its
+    id: :func:`create_check` reads every sheet again under the session's lock either way."""
 
-    character: Character
+    character: Character | int
     trait: str
     skill: str = ""
     modifier: int = 0
@@ -126,8 +128,11 @@ def create_check(
         raise SessionError(E_FEW_PARTICIPANTS)
     state = load_state(session)
     seats = set(state.players)
-    fresh = Character.objects.in_bulk([e.character.pk for e in entries])  # the sheets as they are now
-    entries = [Entry(fresh[e.character.pk], e.trait, e.skill, e.modifier) for e in entries]
+    ids = [getattr(e.character, "pk", e.character) for e in entries]
+    fresh = Character.objects.in_bulk(ids)  # the sheets as they are now
+    if len(fresh) < len(set(ids)):  # a character gone since the form was checked
+        raise SessionError(E_NOT_IN_CAMPAIGN)
+    entries = [Entry(fresh[pk], e.trait, e.skill, e.modifier) for pk, e in zip(ids, entries, strict=True)]
     rng, seed = new_rng()
     # equipment counts only toward a skill (FR-CHAR-5): no catalogue to read for a bare trait
     catalogue = campaign_catalogue(session.campaign) if any(e.skill for e in entries) else None
@@ -207,13 +212,14 @@ def check_what(trait: str, skill: str) -> dict:
 
 @transaction.atomic
 def check_request(
-    *, session: GameSession, by, characters: Sequence[Character], trait: str, skill: str = "",
+    *, session: GameSession, by, characters: Sequence[Character | int], trait: str, skill: str = "",
     difficulty: int | None = None, modifier: int = 0, label: str = "", request_key: str = "",
 ) -> Check:
     """The Mayor calls a trait check on one or several characters, each drawing on their own
     (FR-CHK-1..4): cards = trait + 2 with the skill + equipment − track penalties ± modifier; an
     Achispado character draws from the dead man's hand first (FR-SOB-1); 0 or fewer cards is an
-    automatic failure. A repeated ``request_key`` returns the check already made."""
+    automatic failure. A repeated ``request_key`` returns the check already made. ``characters``
+    may be given by their ids (the sheets are read under the lock)."""
     entries = [Entry(c, trait, skill, modifier) for c in characters]
     return create_check(session=session, by=by, kind=Check.Kind.TRAIT, entries=entries, difficulty=difficulty,
                          label=label, request_key=request_key, regions={CHECKS, FEED})

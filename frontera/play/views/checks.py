@@ -7,7 +7,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from frontera.campaigns.permissions import can_act_for
-from frontera.characters.models import Character
 from frontera.play.forms.checks import CheckRequestForm, ChooseForm, OpposedRequestForm
 from frontera.play.models import Check, GameSession, Participant
 from frontera.play.selectors.pages import callable_characters
@@ -25,10 +24,9 @@ def check_new(request, pk: int):
     if not form.is_valid():
         return done(request, session, error=_("Check the form: %(errors)s") % {"errors": form_errors(form)})
     data = form.cleaned_data
-    characters = list(Character.objects.filter(campaign=session.campaign, pk__in=[int(x) for x in data["characters"]]))
-    try:
+    try:  # the characters by id: the form allowed only the callable ones, the service reads them
         checks_actions.check_request(
-            session=session, by=request.user, characters=characters, trait=data["trait"], skill=data["skill"] or "",
+            session=session, by=request.user, characters=[int(x) for x in data["characters"]], trait=data["trait"], skill=data["skill"] or "",
             difficulty=data["difficulty"], modifier=data["modifier"] or 0, label=data["label"],
             request_key=data["request_key"],
         )
@@ -44,9 +42,7 @@ def opposed_new(request, pk: int):
     form = OpposedRequestForm(request.POST, characters=callable_characters(session))
     if not form.is_valid():
         return done(request, session, error=_("Check the form: %(errors)s") % {"errors": form_errors(form)})
-    rows = form.entries()
-    found = {c.pk: c for c in Character.objects.filter(campaign=session.campaign, pk__in=[int(r[0]) for r in rows])}
-    entries = [Entry(found[int(pk_)], trait, skill, modifier) for pk_, trait, skill, modifier in rows if int(pk_) in found]
+    entries = [Entry(int(pk_), trait, skill, modifier) for pk_, trait, skill, modifier in form.entries()]
     try:
         checks_actions.opposed_request(session=session, by=request.user, entries=entries,
                                  label=form.cleaned_data["label"], request_key=form.cleaned_data["request_key"])
