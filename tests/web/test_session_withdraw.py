@@ -165,3 +165,20 @@ def test_a_withdrawn_exchange_is_logged_as_a_withdrawal(client):
     exchange_cancel(exchange=exchange, by=mayor)
     assert rules_session.zones(engine(session)) == where
     assert SessionEvent.objects.filter(session=session, message__startswith="The Mayor withdraws the exchange").exists()
+
+
+def test_the_dashboard_offers_no_withdrawal_of_a_check_another_action_waits_on(client):
+    """A pistol duel's check is called off through the duel: the Mayor's page offers no withdrawal
+    of it, and still offers one of a plain check open beside it (the page reads which checks
+    another action owns with the checks themselves)."""
+    session, mayor, seated, _ = make_table()
+    (_p1, hero), (_p2, rival) = seated
+    plain = check_request(session=session, by=mayor, characters=[hero], trait="sentidos")
+    pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver", second=rival,
+                      second_weapon="revolver")
+    duel_check = Check.objects.filter(session=session).exclude(pk=plain.pk).get()
+    client.force_login(mayor)
+    for page in (client.get(session.get_absolute_url()).text,
+                 client.get(session.get_absolute_url(), {"fragment": "checks"}, HTTP_HX_REQUEST="true").text):
+        assert f'data-testid="withdraw-{plain.pk}"' in page
+        assert f'data-testid="withdraw-{duel_check.pk}"' not in page
