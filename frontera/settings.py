@@ -214,11 +214,17 @@ LIVE_BUS_BACKEND = "redis" if REDIS_URL else "memory"
 # keeps it for a restart (Django's cached_db): one query less on every request (issue #13's push).
 # With REDIS_URL several processes serve pages, and one process's memory could keep a session that
 # another logged out: there the database alone holds them, as Django does by default.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # each line of a session's feed, rendered once per language and side of the table
+    # (templates/play/_feed.html): a line never changes, and every page shows the latest 25
+    "feed": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "feed",
+             "OPTIONS": {"MAX_ENTRIES": 5000}},
+}
 if not REDIS_URL:
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     SESSION_CACHE_ALIAS = "sessions"
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    CACHES |= {
         "sessions": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "sessions",
                      "OPTIONS": {"MAX_ENTRIES": 10000}},
         "users": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "users",

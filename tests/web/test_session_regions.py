@@ -240,6 +240,11 @@ def test_the_feed_is_rendered_once_per_change_and_language_and_never_stale(clien
     assert fresh != first and fresh.count("<li>") == first.count("<li>") + 1 and "data-why" not in fresh
     english = client.get(url, {"fragment": "feed"}, HTTP_ACCEPT_LANGUAGE="en", **HX).text
     assert "What just happened" in english and "What just happened" not in fresh
+    # each line is kept once rendered, per language and side: no line rendered in Spanish is
+    # served in English (the check's line: "es llamado"... / "is called"...)
+    lines = re.compile(r"<li>(.*?)</li>", re.S)
+    assert lines.findall(english) and not set(lines.findall(english)) & set(lines.findall(fresh))
+    assert "is called to a" in english and "is called to a" not in fresh
 
 
 def test_the_feed_swapped_in_place_and_the_one_swapped_out_of_band_are_cached_apart(client):

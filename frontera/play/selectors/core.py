@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC
-from functools import cache
+from functools import cache, cached_property
 
 from django.db.models import Max
 from django.db.models.expressions import RawSQL
@@ -137,18 +137,25 @@ def render_message(message: str, params: dict) -> str:
     return engine_text(message, params)
 
 
-def session_feed(session: GameSession, limit: int = FEED_LENGTH) -> list[dict]:
+class FeedLine:
+    """One line of the feed. Its text is put in the reader's language only when a page renders the
+    line: the pages keep each line's HTML once rendered (``templates/play/_feed.html``), and after a
+    push only the new lines are rendered (issue #11)."""
+
+    def __init__(self, pk: int, at, message: str, params: dict, rules: list[str]) -> None:
+        self.pk, self.at, self.message, self.params, self.rules = pk, at, message, params, rules
+
+    @cached_property
+    def text(self) -> str:
+        return render_message(self.message, self.params)
+
+
+def session_feed(session: GameSession, limit: int = FEED_LENGTH) -> list[FeedLine]:
     """The latest rule decisions, explained. They never name a hidden card (the services only put
     public facts in them); card movements stay in the log, redacted per viewer by ``seen_by``."""
-    events = (
-        SessionEvent.objects.filter(session=session, kind=SessionEvent.Kind.DECISION)
-        .select_related("actor")
-        .order_by("-pk")[:limit]
-    )
-    return [
-        {"at": e.created_at, "actor": e.actor, "text": render_message(e.message, e.params), "rules": e.rules}
-        for e in events
-    ]
+    events = (SessionEvent.objects.filter(session=session, kind=SessionEvent.Kind.DECISION).order_by("-pk")
+              .values_list("pk", "created_at", "message", "params", "rules")[:limit])
+    return [FeedLine(*event) for event in events]
 
 
 def card_view(uid: str, declared: str = "") -> dict:
