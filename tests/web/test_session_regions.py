@@ -242,7 +242,7 @@ def test_the_feed_is_rendered_once_per_change_and_language_and_never_stale(clien
     assert "What just happened" in english and "What just happened" not in fresh
     # each line is kept once rendered, per language and side: no line rendered in Spanish is
     # served in English (the check's line: "es llamado"... / "is called"...)
-    lines = re.compile(r"<li>(.*?)</li>", re.S)
+    lines = re.compile(r"<li>(.*?)</li>", re.DOTALL)
     assert lines.findall(english) and not set(lines.findall(english)) & set(lines.findall(fresh))
     assert "is called to a" in english and "is called to a" not in fresh
 
