@@ -13,7 +13,7 @@ from django.urls import reverse
 from frontera.live import bus
 from frontera.live.views import event_stream, format_event
 from frontera.play.selectors.core import session_version
-from frontera.play.services.checks import check_choose, check_draw, check_request
+from frontera.play.services.checks import check_choose, check_draw, check_request, check_withdraw
 from frontera.play.services.table_tools import track_change
 from frontera.play.views.common import DASHBOARD_FRAGMENTS, PHONE_FRAGMENTS
 from tests.factories import make_table
@@ -153,6 +153,22 @@ def test_a_push_names_the_regions_a_check_can_change(monkeypatch, django_capture
         participant=drawn[0], by=player, card=drawn[0].drawn[0], suit="S")) == [("board", "checks", "feed", "me")]
     assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: track_change(
         session=session, by=mayor, character=hero, track="health", amount=-1)) == [None]
+
+
+def test_a_withdrawal_names_the_cards_regions_only_when_drawn_cards_go_back(
+        monkeypatch, django_capture_on_commit_callbacks):
+    """Withdrawing a check nobody drew for moves no card: its push names the checks and the feed;
+    withdrawing one with drawn cards sends them back (FR-MODE-4): the table and the phone's own
+    character change too."""
+    session, mayor, seated, _minions = make_table(players=1, minions=0)
+    (player, hero), = seated
+    undrawn = check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: check_withdraw(
+        prueba=undrawn, by=mayor)) == [("checks", "feed")]
+    drawn = check_request(session=session, by=mayor, characters=[hero], trait="sentidos")
+    check_draw(participant=drawn.participants.get(), by=player)
+    assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: check_withdraw(
+        prueba=drawn, by=mayor)) == [("board", "checks", "feed", "me")]
 
 
 def test_push_regions_travel_through_redis_encoding_and_the_sse_message():

@@ -509,5 +509,8 @@ def check_withdraw(*, prueba: Check, by) -> Check:
     log.decide(gettext_noop("The Mayor withdraws the check (%(what)s): %(cards)s back where unchosen cards go."),
                rules=["FR-MODE-4", "FR-MODE-7"], prueba=prueba,
                what=", ".join(p.character.name for p in participants), cards=msg(N_CARDS, n=len(events)))
+    # the check and the feed change, and the decks and zones only if drawn cards went back (a check
+    # withdrawn before any draw moves no card: the pages need not build their cards again)
+    log.regions = {CHECKS, FEED, *CARDS_AND_TRACKS} if events else {CHECKS, FEED}
     log.flush()
     return prueba
