@@ -4,7 +4,6 @@ A user outside a campaign must not learn that it exists: :func:`campaign_for_mem
 ``Http404``, never 403.
 """
 
-from django.db.models.expressions import RawSQL
 from django.http import Http404
 
 from frontera.campaigns.models import Campaign, Membership
@@ -24,20 +23,19 @@ def _role(user, campaign: Campaign) -> str | None:
     return cache[campaign.pk]
 
 
-def role_subquery(model, user, campaign_field: str = "campaign") -> RawSQL:
-    """The user's role in the campaign that ``model``'s ``campaign_field`` names, as an annotation on
-    ``model``'s queries, so that a view reading a campaign's object learns the role in the same
-    query (:func:`remember_role`). Written as SQL (:mod:`frontera.sql`: the same statement every
-    request, and compiling a ``Subquery`` afresh cost ~0.3 ms of each); at most one row, as a user
-    has one membership in a campaign."""
-    sql = (f"SELECT {column(Membership, 'role', qualified=False)} FROM {table(Membership)} "
-           f"WHERE {column(Membership, 'campaign', qualified=False)} = {column(model, campaign_field)} "
-           f"AND {column(Membership, 'user', qualified=False)} = %s")
-    return RawSQL(sql, (user.pk,))
+def role_sql(model, campaign_field: str = "campaign") -> str:
+    """The user's role in the campaign that ``model``'s ``campaign_field`` names, as a correlated
+    subquery of ``model``'s queries (the user's id its one parameter), so that a view reading a
+    campaign's object learns the role in the same statement (:func:`remember_role`). Written as SQL
+    (:mod:`frontera.sql`: the same statement every request, and compiling a ``Subquery`` afresh cost
+    ~0.3 ms of each); at most one row, as a user has one membership in a campaign."""
+    return (f"SELECT {column(Membership, 'role', qualified=False)} FROM {table(Membership)} "
+            f"WHERE {column(Membership, 'campaign', qualified=False)} = {column(model, campaign_field)} "
+            f"AND {column(Membership, 'user', qualified=False)} = %s")
 
 
 def remember_role(user, campaign_id: int, role: str | None) -> None:
-    """What :func:`role_subquery` read: the permission checks of this request ask no more."""
+    """What a statement with :func:`role_sql` read: the permission checks of this request ask no more."""
     if user.is_authenticated:
         cache = getattr(user, "_frontera_roles", None)
         if cache is None:
