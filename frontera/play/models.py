@@ -6,12 +6,47 @@ card movement and every rule decision is a :class:`SessionEvent`, whose ids are 
 of the ``session:<id>`` topic.
 """
 
+from functools import cache
+
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from frontera.campaigns.models import Campaign
+from frontera.campaigns.permissions import role_sql
+from frontera.sql import column, table
+
+CAMPAIGN_READ = ("id", "name", "mayor_id")  # the campaign's columns read with a session (in the model's order)
+
+
+class GameSessionManager(models.Manager):
+    def row(self, pk: int, *, role_of=None, lock: bool = False):
+        """The session ``pk`` with its campaign (its :data:`CAMPAIGN_READ`; the rest loads if ever
+        asked for), or ``None``: one statement loaded by ``raw()`` (SQL: :mod:`frontera.sql`). Every
+        request to a session and every table action reads it, and the querysets took ~0.5 ms to
+        build. With ``role_of`` (a user), ``viewer_role`` is their role in that campaign (``None``
+        for an outsider); with ``lock``, the rows are locked for the transaction (``FOR UPDATE``
+        where the database has it; SQLite's write transaction holds the whole database)."""
+        params = ((role_of.pk,) if role_of is not None else ()) + (pk,)
+        found = list(self.raw(_row_sql(role_of is not None, lock and connection.features.has_select_for_update),
+                              params))
+        if not found:
+            return None
+        session = found[0]
+        session.campaign = Campaign.from_db(self.db, list(CAMPAIGN_READ),
+                                            [getattr(session, f"campaign_{name}") for name in CAMPAIGN_READ])
+        return session
+
+
+@cache
+def _row_sql(with_role: bool, for_update: bool) -> str:
+    campaign = ", ".join(f"{column(Campaign, name.removesuffix('_id'))} AS campaign_{name}"
+                         for name in CAMPAIGN_READ)
+    role = f", ({role_sql(GameSession)}) AS viewer_role" if with_role else ""
+    return (f"SELECT {table(GameSession)}.*, {campaign}{role} FROM {table(GameSession)} INNER JOIN {table(Campaign)} "
+            f"ON {column(Campaign, 'pk')} = {column(GameSession, 'campaign')} WHERE {column(GameSession, 'pk')} = %s"
+            + (" FOR UPDATE" if for_update else ""))
 
 
 class GameSession(models.Model):
@@ -40,6 +75,8 @@ class GameSession(models.Model):
     request_key = models.CharField(max_length=40, blank=True)  # the start form's: a double click starts one
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = GameSessionManager()
 
     class Meta:
         ordering = ["campaign", "-number"]

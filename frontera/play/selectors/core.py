@@ -17,15 +17,13 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from functools import cache, cached_property
 
-from django.db import connection
 from django.db.models import Max
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from frontera import glossary
-from frontera.campaigns.models import Campaign
-from frontera.campaigns.permissions import is_mayor_of, role_sql
+from frontera.campaigns.permissions import is_mayor_of
 from frontera.characters.models import Character
 from frontera.messages import engine_text
 from frontera.play.models import MAYOR_SEAT, GameSession, Seat, SessionEvent, seat_key
@@ -63,32 +61,6 @@ def _own_seats_sql() -> str:
     return (f"SELECT {column(Seat, 'character')} FROM {table(Seat)} INNER JOIN {table(Character)} "
             f"ON {column(Seat, 'character')} = {column(Character, 'pk')} "
             f"WHERE {column(Seat, 'session')} = %s AND {column(Character, 'owner')} = %s")
-
-
-def session_with_role(pk: int, user) -> GameSession | None:
-    """The session ``pk`` with its campaign (its id, name and Mayor), and ``viewer_role``: the role
-    of ``user`` (logged in) in that campaign, ``None`` for an outsider. One statement loaded by
-    ``raw()`` (SQL: :mod:`frontera.sql`): every request to a session reads it, and its queryset took
-    ~0.5 ms to build."""
-    found = list(GameSession.objects.raw(_session_sql(), (user.pk, pk)))
-    if not found:
-        return None
-    session = found[0]
-    session.campaign = Campaign.from_db(GameSession.objects.db, list(CAMPAIGN_READ),
-                                        [getattr(session, f"campaign_{name}") for name in CAMPAIGN_READ])
-    return session
-
-
-CAMPAIGN_READ = ("id", "name", "mayor_id")  # in the model's order; the rest loads if ever asked for
-
-
-@cache
-def _session_sql() -> str:
-    campaign = ", ".join(f"{table(Campaign)}.{connection.ops.quote_name(Campaign._meta.get_field(name).column)} "
-                         f"AS campaign_{name}" for name in CAMPAIGN_READ)
-    return (f"SELECT {table(GameSession)}.*, {campaign}, ({role_sql(GameSession)}) AS viewer_role "
-            f"FROM {table(GameSession)} INNER JOIN {table(Campaign)} "
-            f"ON {column(Campaign, 'pk')} = {column(GameSession, 'campaign')} WHERE {column(GameSession, 'pk')} = %s")
 
 
 def seen_cards(state: rules_session.Session, viewer: Viewer, held=()) -> frozenset[str]:

@@ -22,7 +22,9 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import Max
+from django.db.transaction import TransactionManagementError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
@@ -161,7 +163,13 @@ def visible_to(state, seat) -> frozenset[str]:
 
 
 def lock_session(session: GameSession) -> GameSession:
-    locked = GameSession.objects.select_for_update().select_related("campaign").get(pk=session.pk)
+    """The session's row read afresh and locked for the rest of the action's transaction: every table
+    action on a session is serialised. Refused once the session has ended."""
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("lock_session() locks for a transaction: call it inside one.")
+    locked = GameSession.objects.row(session.pk, lock=True)
+    if locked is None:
+        raise GameSession.DoesNotExist
     if locked.status != GameSession.Status.ACTIVE:
         raise SessionError(E_SESSION_ENDED)
     return locked

@@ -19,7 +19,7 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 from frontera.campaigns.permissions import can_run_session, is_member_of, remember_role
 from frontera.characters.models import Character
 from frontera.play.models import GameSession
-from frontera.play.selectors.core import feed_stamp, live_version, session_with_role, stamp_version
+from frontera.play.selectors.core import feed_stamp, live_version, stamp_version
 from frontera.play.selectors.pages import dashboard_view, phone_view
 from frontera.play.selectors.snapshot import session_snapshot
 from frontera.play.services.core import session_topic
@@ -37,7 +37,7 @@ PHONE_FRAGMENTS = {"me", "checks", "feed", "combat"}
 def session_for(user, pk: int) -> GameSession:
     """The session if ``user`` belongs to its campaign; 404 otherwise (never 403). The viewer's role
     is read with it (one query less a request)."""
-    session = session_with_role(pk, user) if user.is_authenticated else None
+    session = GameSession.objects.row(pk, role_of=user) if user.is_authenticated else None
     if session is None:
         raise Http404
     remember_role(user, session.campaign_id, session.viewer_role)
