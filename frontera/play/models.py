@@ -1,7 +1,8 @@
 """A campaign's live sessions, their checks and their append-only event log.
 
 The card state of a session is the rules engine's own JSON (:class:`frontera.rules.session.Session`)
-stored on :attr:`GameSession.state`; only the services change it, under ``select_for_update``. Every
+stored on :attr:`GameSession.state`; only the services change it, under the row's lock
+(``GameSession.objects.row(pk, lock=True)``: ``SELECT … FOR UPDATE``). Every
 card movement and every rule decision is a :class:`SessionEvent`, whose ids are the live versions
 of the ``session:<id>`` topic.
 """
