@@ -26,6 +26,7 @@ def _combat_for(request, pk: int, combat_id: int):
 
 def _fighter_for(request, session, combat, character_id: int) -> Character:
     character = get_object_or_404(Character, pk=character_id, campaign=session.campaign)
+    character.campaign = session.campaign  # the same campaign, read with the session: no query for it
     if f"k{character.pk}" not in combat.state.get("combatants", {}) or not can_act_for(request.user, character):
         raise Http404
     return character
