@@ -18,7 +18,6 @@ from datetime import UTC
 from functools import cache, cached_property
 
 from django.db.models import Max
-from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -117,9 +116,9 @@ def _latest_event_sql() -> str:
                          f"{column(SessionEvent, 'created_at', qualified=False)}", "%s")
 
 
-def live_version() -> RawSQL:
-    """:func:`session_version` as an annotation on the session's own row."""
-    return RawSQL(_latest_event(column(SessionEvent, "pk", qualified=False), column(GameSession, "pk")), ())
+def live_version_sql() -> str:
+    """:func:`session_version` as a correlated subquery of a statement on the session's own row."""
+    return _latest_event(column(SessionEvent, "pk", qualified=False), column(GameSession, "pk"))
 
 
 def stamp_version(stamp: str) -> int:

@@ -19,9 +19,9 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 from frontera.campaigns.permissions import can_run_session, is_member_of, remember_role
 from frontera.characters.models import Character
 from frontera.play.models import GameSession
-from frontera.play.selectors.core import feed_stamp, live_version, stamp_version
+from frontera.play.selectors.core import feed_stamp, stamp_version
 from frontera.play.selectors.pages import dashboard_view, phone_view
-from frontera.play.selectors.snapshot import session_snapshot
+from frontera.play.selectors.snapshot import fresh_row, session_snapshot
 from frontera.play.services.core import session_topic
 
 DASHBOARD_FRAGMENTS = {"board", "checks", "feed", "combat"}
@@ -82,9 +82,6 @@ def page_context(request, session, regions: set[str] | None = None, snapshot=Non
 CLOSE_DIALOG = "frontera:close-dialog"
 
 
-REFRESHED = ("state", "phase", "decks", "status", "tallies")
-
-
 def region(request, session, region: str, error: str | None = None, **extra):
     """The region ``region`` as the action left the session, with the session's live version it
     shows (``X-Live-Version``) and its name (``X-Live-Regions``): the page then does not refetch it
@@ -104,11 +101,9 @@ def region(request, session, region: str, error: str | None = None, **extra):
         version = stamp_version(stamp)
     else:
         snapshot = None
-        fresh = (GameSession.objects.filter(pk=session.pk).annotate(live_version=live_version())
-                 .values(*REFRESHED, "live_version").get())
-        for name in REFRESHED:
-            setattr(session, name, fresh[name])
-        version = fresh["live_version"] or 0
+        fields, version = fresh_row(session.pk)
+        for name, value in fields.items():
+            setattr(session, name, value)
     template, context = page_context(request, session, {region}, snapshot=snapshot, error=error, **extra)
     response = HttpResponse(render_to_string(f"{template}#{region}", context, request))
     response["X-Live-Version"] = str(version)
