@@ -209,11 +209,6 @@ SECURE_CSP = {
 # Redis: the live bus and Celery use it when REDIS_URL is set.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 LIVE_BUS_BACKEND = "redis" if REDIS_URL else "memory"
-# Sessions: on the embedded default (no REDIS_URL: one process serves every page, see
-# docs/deployment.md) a request reads its session from this process's memory, and the database
-# keeps it for a restart (Django's cached_db): one query less on every request (issue #13's push).
-# With REDIS_URL several processes serve pages, and one process's memory could keep a session that
-# another logged out: there the database alone holds them, as Django does by default.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # each line of a session's feed, rendered once per language and side of the table
@@ -221,6 +216,11 @@ CACHES = {
     "feed": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "feed",
              "OPTIONS": {"MAX_ENTRIES": 5000}},
 }
+# Sessions: on the embedded default (no REDIS_URL: one process serves every page, see
+# docs/deployment.md) a request reads its session from this process's memory, and the database
+# keeps it for a restart (Django's cached_db): one query less on every request (issue #13's push).
+# With REDIS_URL several processes serve pages, and one process's memory could keep a session that
+# another logged out: there the database alone holds them, as Django does by default.
 if not REDIS_URL:
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     SESSION_CACHE_ALIAS = "sessions"

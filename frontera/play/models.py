@@ -18,7 +18,8 @@ from frontera.campaigns.models import Campaign
 from frontera.campaigns.permissions import role_sql
 from frontera.sql import column, table
 
-CAMPAIGN_READ = ("id", "name", "mayor_id")  # the campaign's columns read with a session (in the model's order)
+# the campaign's columns read with a session, in the model's order
+CAMPAIGN_READ = ("id", "name", "mayor_id")
 
 
 class GameSessionManager(models.Manager):
@@ -30,8 +31,8 @@ class GameSessionManager(models.Manager):
         for an outsider); with ``lock``, the rows are locked for the transaction (``FOR UPDATE``
         where the database has it; SQLite's write transaction holds the whole database)."""
         params = ((role_of.pk,) if role_of is not None else ()) + (pk,)
-        found = list(self.raw(_row_sql(role_of is not None, lock and connection.features.has_select_for_update),
-                              params))
+        for_update = lock and connection.features.has_select_for_update
+        found = list(self.raw(_row_sql(role_of is not None, for_update), params))
         if not found:
             return None
         session = found[0]
@@ -45,9 +46,9 @@ def _row_sql(with_role: bool, for_update: bool) -> str:
     campaign = ", ".join(f"{column(Campaign, name.removesuffix('_id'))} AS campaign_{name}"
                          for name in CAMPAIGN_READ)
     role = f", ({role_sql(GameSession)}) AS viewer_role" if with_role else ""
-    return (f"SELECT {table(GameSession)}.*, {campaign}{role} FROM {table(GameSession)} INNER JOIN {table(Campaign)} "
-            f"ON {column(Campaign, 'pk')} = {column(GameSession, 'campaign')} WHERE {column(GameSession, 'pk')} = %s"
-            + (" FOR UPDATE" if for_update else ""))
+    return (f"SELECT {table(GameSession)}.*, {campaign}{role} FROM {table(GameSession)} "
+            f"INNER JOIN {table(Campaign)} ON {column(Campaign, 'pk')} = {column(GameSession, 'campaign')} "
+            f"WHERE {column(GameSession, 'pk')} = %s" + (" FOR UPDATE" if for_update else ""))
 
 
 class GameSession(models.Model):

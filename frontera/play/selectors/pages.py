@@ -71,7 +71,7 @@ def _base(
 def callable_characters(session: GameSession) -> list[tuple[int, str]]:
     """Who the Mayor may call to a check: the protagonists present (in their seats' order), then
     every NPC and minion (by kind and name). One statement (every action form validates against it)."""
-    return [(pk, name) for pk, name in rows(_callable_sql(), (session.pk, session.campaign_id, Character.Kind.PROTAGONIST))]
+    return rows(_callable_sql(), (session.pk, session.campaign_id, Character.Kind.PROTAGONIST))
 
 
 @cache

@@ -26,9 +26,9 @@ def check_new(request, pk: int):
     data = form.cleaned_data
     try:  # the characters by id: the form allowed only the callable ones, the service reads them
         checks_actions.check_request(
-            session=session, by=request.user, characters=[int(x) for x in data["characters"]], trait=data["trait"], skill=data["skill"] or "",
-            difficulty=data["difficulty"], modifier=data["modifier"] or 0, label=data["label"],
-            request_key=data["request_key"],
+            session=session, by=request.user, characters=[int(x) for x in data["characters"]],
+            trait=data["trait"], skill=data["skill"] or "", difficulty=data["difficulty"],
+            modifier=data["modifier"] or 0, label=data["label"], request_key=data["request_key"],
         )
     except SessionError as err:
         return done(request, session, error=str(err))
