@@ -132,3 +132,24 @@ def test_the_page_that_acts_fetches_only_what_the_answer_to_its_action_does_not_
         shot(mayor, "regions-02-own-answer")
     finally:
         laptop.close()
+
+
+RUNNING_ANIMATIONS = "() => document.getAnimations().filter((a) => a.playState === 'running').length"
+
+
+def test_a_page_at_rest_runs_no_animation_and_the_loading_spinner_turns_only_while_it_shows(
+        browser, app_server, phone):
+    """Issue #11: the htmx loading indicator's spinner (hidden under opacity 0 between requests)
+    turned for ever, so every page drew a frame every 16 ms all evening: CPU that the phones and a
+    laptop running seven pages need for the pushes. It turns only while a request is in flight."""
+    laptop, mayor, ana = _table(browser, app_server, phone, "rg4")
+    try:
+        for page in (mayor, ana):
+            page.wait_for_function(f"() => ({RUNNING_ANIMATIONS})() === 0", timeout=2_000)
+            # while a request is in flight htmx marks the indicator: the spinner turns
+            page.evaluate("() => document.getElementById('loading').classList.add('htmx-request')")
+            assert page.evaluate(RUNNING_ANIMATIONS) >= 1
+            page.evaluate("() => document.getElementById('loading').classList.remove('htmx-request')")
+            page.wait_for_function(f"() => ({RUNNING_ANIMATIONS})() === 0", timeout=2_000)
+    finally:
+        laptop.close()
