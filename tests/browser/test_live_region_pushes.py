@@ -153,3 +153,34 @@ def test_a_page_at_rest_runs_no_animation_and_the_loading_spinner_turns_only_whi
             page.wait_for_function(f"() => ({RUNNING_ANIMATIONS})() === 0", timeout=2_000)
     finally:
         laptop.close()
+
+
+WATCH_INDICATOR = """() => {
+  window.__indicatorShown = false;
+  const loading = document.getElementById("loading");
+  new MutationObserver(() => {
+    if (loading.classList.contains("htmx-request")) window.__indicatorShown = true;
+  }).observe(loading, {attributes: true, attributeFilter: ["class"]});
+}"""
+
+
+def test_a_push_refreshes_a_page_without_its_loading_indicator_and_the_pages_own_action_shows_it(
+        browser, app_server, phone):
+    """Issue #11: the "Loading…" pill is for what the person asked. A push's refetch is the table's
+    news, not their request: on every push it faded in and out on every page of the table (about
+    20 frames a push on each phone), so it is no longer shown for it. The page's own actions show
+    it as before."""
+    laptop, mayor, ana = _table(browser, app_server, phone, "rg5")
+    try:
+        ana.evaluate(WATCH_INDICATOR)
+        fetched = _fragments(ana)
+        _call_djamal(mayor)
+        ana.locator("#checks").get_by_text("Djamal").first.wait_for(timeout=1_500)
+        ana.wait_for_timeout(300)
+        assert fetched == [["checks", "feed"]], fetched  # the push was fetched...
+        assert ana.evaluate("() => window.__indicatorShown") is False  # ...with no pill
+        ana.get_by_role("button", name=re.compile(r"Robar \d+ cartas?")).click()  # the phone's own action
+        ana.locator("#checks .pcard-button").first.wait_for()
+        assert ana.evaluate("() => window.__indicatorShown") is True
+    finally:
+        laptop.close()
