@@ -51,11 +51,18 @@ def opposed_new(request, pk: int):
     return done(request, session)
 
 
+# What the view reads of a participant: enough to refuse a stranger. The service reads the whole row,
+# its check and its character again under the session's lock.
+_WHO_MAY_ACT = ("prueba", "prueba__session", "character", "character__owner", "character__campaign")
+
+
 def _participant_for(request, pk: int, participant_id: int) -> tuple[GameSession, Participant]:
     session = session_for(request.user, pk)
     participant = get_object_or_404(
-        Participant.objects.select_related("character__campaign", "prueba"), pk=participant_id, prueba__session=session
+        Participant.objects.select_related("prueba", "character").only(*_WHO_MAY_ACT),
+        pk=participant_id, prueba__session=session,
     )
+    participant.character.campaign = session.campaign  # a participant's character is of the session's campaign
     if not can_act_for(request.user, participant.character):
         raise Http404
     return session, participant
