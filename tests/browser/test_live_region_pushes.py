@@ -184,3 +184,27 @@ def test_a_push_refreshes_a_page_without_its_loading_indicator_and_the_pages_own
         assert ana.evaluate("() => window.__indicatorShown") is True
     finally:
         laptop.close()
+
+
+def test_a_push_adds_its_line_to_the_feed_and_leaves_the_lines_already_shown_as_they_were(
+        browser, app_server, phone):
+    """Issue #11: each line of the feed is its own element (its event's id), so the morph of a push
+    inserts the new line and keeps the others. Without ids idiomorph matched the lines by position:
+    the new line at the top rewrote every line below it, on every page, at every push."""
+    laptop, mayor, ana = _table(browser, app_server, phone, "rg6")
+    try:
+        for page in (mayor, ana):  # each line shown now, with its text
+            page.evaluate("""() => { window.__lines = [...document.querySelectorAll('#feed li')]
+                .map((li) => [li, li.textContent]); }""")
+        lines = ana.locator("#feed li").count()
+        _call_djamal(mayor)
+        for page in (mayor, ana):
+            page.wait_for_function("(n) => document.querySelectorAll('#feed li').length > n", arg=lines,
+                                   timeout=2_000)
+            page.wait_for_timeout(300)
+            kept = page.evaluate("""() => window.__lines.filter(([li, text]) => li.isConnected)
+                .map(([li, text]) => li.textContent === text)""")
+            assert kept and all(kept), kept  # no line element now shows another line's words
+            assert page.locator("#feed li").first.get_attribute("id").startswith("event-")
+    finally:
+        laptop.close()
