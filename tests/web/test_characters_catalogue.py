@@ -283,6 +283,11 @@ def test_a_new_protagonist_is_announced_on_the_campaign_feed(client, table):
     client.force_login(player)
     page = client.get(reverse("campaign_detail", args=[campaign.pk])).text
     assert "ha creado un personaje" in page
+    # each line is the element of its event: a push's morph inserts the new line and keeps the
+    # others (matched by place, the new line on top rewrote every line below, and the list is
+    # aria-live: a screen reader heard them all again)
+    event = CampaignEvent.objects.get(campaign=campaign, kind="character_created")
+    assert f'<li id="activity-{event.pk}">' in page
 
 
 def test_the_mayors_npcs_stay_off_the_feed_FR_CHAR_6(table):
