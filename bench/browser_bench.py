@@ -111,35 +111,38 @@ def log_in(page, username: str) -> None:
     page.wait_for_url("**/campanas/")
 
 
+def _stat(pid: int) -> tuple[str, int, float]:
+    """A process's name, parent and CPU time so far (user + system, seconds), from
+    ``/proc/<pid>/stat`` (its name is in parentheses and may hold any character: cut at the last)."""
+    head, _, rest = Path(f"/proc/{pid}/stat").read_text().rpartition(")")
+    fields = rest.split()
+    return head.partition("(")[2], int(fields[1]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def server_cpu(pid: int) -> float:
-    """The server process's CPU time so far (user + system, seconds), from ``/proc/<pid>/stat``."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """The server process's CPU time so far (seconds)."""
+    return _stat(pid)[2]
 
 
 def browsers_cpu() -> float:
     """The CPU time so far (seconds) of the Chromium processes this bench started: every process
     under this one whose name says Chromium (the browser, its renderers, its GPU and utility
-    processes), read from ``/proc``."""
-    parent, total = {}, 0.0
+    processes)."""
     stats = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                name, _, rest = (entry / "stat").read_text().partition(")")
+                stats[int(entry.name)] = _stat(int(entry.name))
             except OSError:  # gone meanwhile
                 continue
-            fields = rest.split()
-            parent[int(entry.name)] = int(fields[1])
-            stats[int(entry.name)] = (name.partition("(")[2], int(fields[11]) + int(fields[12]))
     mine = os.getpid()
-    for pid, (name, ticks) in stats.items():
-        ancestor = parent.get(pid)
-        while ancestor and ancestor != mine:
-            ancestor = parent.get(ancestor)
-        if ancestor == mine and "chrom" in name.lower():
-            total += ticks
-    return total / os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for name, parent, seconds in stats.values():
+        while parent and parent != mine:
+            parent = stats[parent][1] if parent in stats else 0
+        if parent == mine and "chrom" in name.lower():
+            total += seconds
+    return total
 
 
 def run(checks: int, phones: int, chromium: str, phases: dict | None = None) -> list[float]:
