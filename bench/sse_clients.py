@@ -14,8 +14,16 @@ line by line, and the parsing and the pipe write of the first streams were count
 of the last (docs/benchmarks.md, session 7: 0.3-0.6 ms of the 8th client's p50).
 
     clients = SseClients(base_url, [(path, cookies), ...])   # starts the process, waits for every hello
+    clients.close()                                          # the process hands its events over
     clients.events[i]                                        # [(arrival, version), ...] of stream i
-    clients.close()
+
+With ``news`` (a condition a bench waits on) each event is handed over as it comes, through a pipe
+to a reader thread of the bench's. Without it the client process keeps its events and hands them
+all over at :meth:`SseClients.close`, as the peer's clients keep theirs in their own process: on 2
+cores the pipe's write and the bench's reader thread woken for each of the 13 streams took a core
+from the client loop, whose stamps for the streams it had not read yet then came one scheduler slice
+(~3 ms) late (session 15: in the slowest pushes the server had written all 13 streams 0.47 ms after
+the commit, and 6 of the 13 were stamped 3 ms after the other 7).
 """
 
 from __future__ import annotations
@@ -32,8 +40,8 @@ class _Stream(asyncio.Protocol):
     they are parsed, and the events handed to the bench, in the loop's next turn, after every stream
     that the same wake-up made readable has been stamped."""
 
-    def __init__(self, index: int, conn, ready: asyncio.Queue) -> None:
-        self.index, self.conn, self.ready = index, conn, ready
+    def __init__(self, index: int, conn, ready: asyncio.Queue, kept: list | None) -> None:
+        self.index, self.conn, self.ready, self.kept = index, conn, ready, kept
         self.buffer, self.version, self.headers_read = b"", 0, False
         self.arrivals: list[tuple[float, bytes]] = []
         self.transport = None
@@ -69,57 +77,69 @@ class _Stream(asyncio.Protocol):
                 elif line.startswith(b"event: hello"):
                     self.ready.put_nowait(self.index)
                 elif line.startswith(b"event: changed"):
-                    self.conn.send((self.index, arrival, self.version))
+                    if self.kept is None:
+                        self.conn.send((self.index, arrival, self.version))
+                    else:
+                        self.kept.append((self.index, arrival, self.version))
 
     def connection_lost(self, exc) -> None:
         if not self.closed.done():
             self.closed.set_result(None)
 
 
-async def _stream(index: int, base: str, path: str, cookies: dict, conn, ready: asyncio.Queue) -> None:
+async def _stream(index: int, base: str, path: str, cookies: dict, conn, ready: asyncio.Queue,
+                  kept: list | None) -> None:
     """``GET path`` as HTTP/1.0, so the server frames the stream by closing it (no chunks to undo)."""
     url = urlsplit(base)
     loop = asyncio.get_running_loop()
-    transport, stream = await loop.create_connection(lambda: _Stream(index, conn, ready), url.hostname, url.port)
+    transport, stream = await loop.create_connection(lambda: _Stream(index, conn, ready, kept), url.hostname, url.port)
     cookie = "; ".join(f"{name}={value}" for name, value in cookies.items())
     transport.write(f"GET {path} HTTP/1.0\r\nHost: {url.netloc}\r\nAccept: text/event-stream\r\n"
                     f"Cookie: {cookie}\r\n\r\n".encode())
     await stream.closed
 
 
-async def _main(base: str, streams: list, conn) -> None:
+async def _main(base: str, streams: list, conn, live: bool) -> None:
     ready: asyncio.Queue = asyncio.Queue()
-    tasks = [asyncio.create_task(_stream(i, base, path, cookies, conn, ready))
+    kept = None if live else []
+    tasks = [asyncio.create_task(_stream(i, base, path, cookies, conn, ready, kept))
              for i, (path, cookies) in enumerate(streams)]
     for _ in streams:
         await ready.get()
     conn.send(("ready",))
-    await asyncio.gather(*tasks, return_exceptions=True)  # until the server stops or we are killed
+    if live:
+        await asyncio.gather(*tasks, return_exceptions=True)  # until the server stops or we are killed
+        return
+    # a thread of the loop's waits, blocked, for the bench's word; then every event is handed over
+    await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+    conn.send(("events", kept))
 
 
-def _run(base: str, streams: list, conn) -> None:
-    asyncio.run(_main(base, streams, conn))
+def _run(base: str, streams: list, conn, live: bool) -> None:
+    asyncio.run(_main(base, streams, conn, live))
 
 
 class SseClients:
-    """``streams``: ``(path, cookies)`` each; ``news`` (optional) is notified at each event."""
+    """``streams``: ``(path, cookies)`` each; ``news`` (optional) is notified at each event, as it
+    comes; without it, the events are there after :meth:`close`."""
 
     def __init__(self, base: str, streams: list[tuple[str, dict]], news: threading.Condition | None = None,
                  timeout: float = 15.0):
         self.events: list[list[tuple[float, int]]] = [[] for _ in streams]
+        self.live = news is not None
         self.news = news or threading.Condition()
-        mine, theirs = multiprocessing.Pipe(duplex=False)
+        mine, theirs = multiprocessing.Pipe(duplex=not self.live)
         self._conn = mine
         self._process = multiprocessing.get_context("spawn").Process(
-            target=_run, args=(base, [(p, dict(c)) for p, c in streams], theirs), daemon=True)
+            target=_run, args=(base, [(p, dict(c)) for p, c in streams], theirs, self.live), daemon=True)
         self._process.start()
         theirs.close()
         answer = mine.recv() if mine.poll(timeout) else None
         if answer != ("ready",):
             self.close()
             raise RuntimeError(answer[1] if answer and answer[0] == "error" else "an SSE client never got its hello")
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
+        if self.live:
+            threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
         try:
@@ -132,7 +152,18 @@ class SseClients:
             return
 
     def close(self) -> None:
+        answer = ("events", []) if self.live else None
+        if not self.live and self._process.is_alive():
+            try:
+                self._conn.send(("close",))
+                answer = self._conn.recv() if self._conn.poll(15) else None
+            except (EOFError, OSError):
+                pass
         if self._process.is_alive():
             self._process.terminate()
         self._process.join(5)
         self._conn.close()
+        if not answer or answer[0] != "events":
+            raise RuntimeError("the SSE clients' process never handed its events over")
+        for index, arrival, version in answer[1]:
+            self.events[index].append((arrival, version))
