@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import assert_accessible, shot
 from tests.browser.test_join_campaign import sign_up
+from tests.browser.test_live_region_pushes import WATCH_INDICATOR
 
 pytestmark = pytest.mark.browser
 TABLE_URL = re.compile(r".*/mesas/mesa/\d+/$")
@@ -149,6 +150,33 @@ def test_two_people_play_boom_live_in_two_browsers(phone):
     shot(ana, "cardgames-boom-ana")
     shot(bea, "cardgames-boom-bea")
     assert_accessible(bea, "cardgames-boom")
+
+
+def test_the_other_players_move_shows_no_loading_pill_and_a_players_own_move_does(phone):
+    """Issue #11: the "Loading…" pill is for what the person asked. The table's refetch at a push
+    (the other player's move) is its own indicator; before, the pill faded in and out on the other
+    phone at every move of the game. A move of one's own still shows it."""
+    ana = _person(phone, "ana_pill")
+    _new_table(ana, "boom", seat_1="person")
+    link = ana.get_by_test_id("invite-link").input_value()
+    bea = _person(phone, "bea_pill")
+    bea.goto(link)
+    bea.get_by_test_id("join").get_by_role("button").click()
+    bea.wait_for_url(TABLE_URL)
+    expect(ana.get_by_test_id("turn")).not_to_contain_text("Esperando a que se sienten", timeout=10_000)
+    rng = random.Random(5)
+    for _ in range(3):
+        mover, other = (ana, bea) if ana.locator("form[data-legal-action]").count() else (bea, ana)
+        for page in (mover, other):
+            page.evaluate(WATCH_INDICATOR)
+        seen = _version(other)
+        _play(mover, rng)
+        _moved_on(other, seen, timeout=10_000)
+        other.wait_for_timeout(200)
+        assert mover.evaluate("() => window.__indicatorShown") is True  # their own move
+        assert other.evaluate("() => window.__indicatorShown") is False  # the push's refetch
+        if mover.locator("[data-outcome]").count():
+            break
 
 
 def test_a_nismatch_turn_with_the_stack_open(phone):

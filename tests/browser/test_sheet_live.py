@@ -8,6 +8,7 @@ import sys
 
 from tests.browser.conftest import shot
 from tests.browser.test_session_flow import log_in
+from tests.browser.test_live_region_pushes import WATCH_INDICATOR
 from tests.servers import ROOT
 
 SETUP = """
@@ -44,5 +45,34 @@ def test_the_sheet_shows_a_phase_switch_live_FR_MODE_7(browser, app_server, phon
         deck.get_by_text(re.compile(r"Fase 2 · 8 cartas en el mazo")).wait_for()
         deck.get_by_label("Tu mazo por palos").wait_for()
         shot(ana, "sheet-live-phase-2")
+    finally:
+        laptop.close()
+
+
+def test_a_push_refreshes_the_open_sheet_without_the_loading_pill(browser, app_server, phone):
+    """Issue #11: the sheet's refetch at a push is its own indicator, so the "Loading…" pill does
+    not fade in and out on the player's phone at each change of the table."""
+    setup = SETUP.replace("alcalde_sheet", "alcalde_pill").replace("ana_sheet", "ana_pill_sheet")
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", setup], cwd=ROOT, env=app_server.env,
+                         check=True, capture_output=True, text=True).stdout
+    session_url, sheet_url = out.split()[-2:]
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=app_server.url, locale="es-ES")
+    laptop.set_default_timeout(10_000)
+    try:
+        mayor = laptop.new_page()
+        log_in(mayor, "alcalde_pill")
+        mayor.goto(session_url)
+        ana = phone()
+        log_in(ana, "ana_pill_sheet")
+        ana.goto(sheet_url)
+        deck = ana.get_by_test_id("deck-summary")
+        deck.get_by_text(re.compile(r"Fase 1 · \d+ cartas en el mazo")).wait_for()
+        ana.wait_for_timeout(500)  # the SSE stream is open
+        ana.evaluate(WATCH_INDICATOR)
+        mayor.get_by_test_id("phase-two").click()
+        mayor.get_by_test_id("confirm-yes").click()
+        deck.get_by_text(re.compile(r"Fase 2 · \d+ cartas en el mazo")).wait_for()
+        ana.wait_for_timeout(200)
+        assert ana.evaluate("() => window.__indicatorShown") is False
     finally:
         laptop.close()
