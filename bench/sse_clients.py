@@ -136,7 +136,7 @@ class SseClients:
         theirs.close()
         answer = mine.recv() if mine.poll(timeout) else None
         if answer != ("ready",):
-            self.close()
+            self._stop()
             raise RuntimeError(answer[1] if answer and answer[0] == "error" else "an SSE client never got its hello")
         if self.live:
             threading.Thread(target=self._read, daemon=True).start()
@@ -159,11 +159,14 @@ class SseClients:
                 answer = self._conn.recv() if self._conn.poll(15) else None
             except (EOFError, OSError):
                 pass
-        if self._process.is_alive():
-            self._process.terminate()
-        self._process.join(5)
-        self._conn.close()
+        self._stop()
         if not answer or answer[0] != "events":
             raise RuntimeError("the SSE clients' process never handed its events over")
         for index, arrival, version in answer[1]:
             self.events[index].append((arrival, version))
+
+    def _stop(self) -> None:
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join(5)
+        self._conn.close()
