@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 from tests.browser.conftest import shot
-from tests.browser.test_session_flow import log_in
 from tests.browser.test_live_region_pushes import WATCH_INDICATOR
+from tests.browser.test_session_flow import log_in
 from tests.servers import ROOT
 
 SETUP = """
