@@ -4,6 +4,7 @@ the link in another browser context; the first sees them appear live, without re
 import re
 
 from tests.browser.conftest import assert_accessible, shot
+from tests.browser.test_live_region_pushes import WATCH_INDICATOR
 
 PASSWORD = "clave-de-prueba-larga-1"
 
@@ -57,3 +58,35 @@ def test_signup_create_invite_join_and_see_it_live(phone):
     mayor.get_by_test_id("members").get_by_text("pistolero").wait_for(timeout=5_000)
     assert mayor.evaluate("window.__notReloaded") is True
     shot(mayor, "06-mayor-sees-player-live")
+
+
+def test_a_player_joining_shows_live_on_the_campaign_page_without_the_loading_pill(phone):
+    """Issue #11: the campaign page's regions (the table, the latest activity) refetch at a push as
+    their own indicators: somebody else's change shows no "Loading…" pill, the Mayor's own invite
+    does."""
+    mayor = phone()
+    mayor.goto("/cuentas/registro/")
+    sign_up(mayor, "alcalde_pildora")
+    mayor.wait_for_url("**/campanas/")
+    mayor.get_by_label("Nombre", exact=True).fill("La píldora")
+    mayor.get_by_role("button", name="Crear campaña").click()
+    mayor.wait_for_url(re.compile(r".*/campanas/\d+/$"))
+    mayor.wait_for_timeout(500)  # the SSE stream is open
+    mayor.evaluate(WATCH_INDICATOR)
+    mayor.get_by_role("button", name="Crear enlace de invitación").click()
+    link = mayor.get_by_test_id("invite-link").input_value()
+    assert mayor.evaluate("() => window.__indicatorShown") is True  # the Mayor's own request
+    mayor.wait_for_timeout(300)  # the invite's own push has come and gone
+    mayor.evaluate(WATCH_INDICATOR)
+
+    player = phone()
+    player.goto(link)
+    player.get_by_role("link", name="Crear una cuenta").click()
+    sign_up(player, "jugadora_pildora")
+    player.wait_for_url("**/invitacion/**")
+    player.get_by_role("button", name="Unirse a la campaña").click()
+    player.wait_for_url(re.compile(r".*/campanas/\d+/$"))
+
+    mayor.get_by_test_id("members").get_by_text("jugadora_pildora").wait_for(timeout=5_000)
+    mayor.wait_for_timeout(200)
+    assert mayor.evaluate("() => window.__indicatorShown") is False
