@@ -7,6 +7,8 @@ import re
 import subprocess
 import sys
 
+from playwright.sync_api import expect
+
 from tests.browser.conftest import assert_accessible, shot
 from tests.browser.test_session_flow import log_in
 from tests.servers import ROOT
@@ -80,6 +82,10 @@ def test_the_mayors_screen_at_a_laptop_a_tablet_and_a_phone(browser, app_server,
                 checks = mayor.locator("#checks article.check-trait")
                 checks.filter(has_text="Eulalia").first.wait_for()
                 assert checks.filter(has_text="Eulalia").count() == 1
+                # the check is in the page from its swap on, and brought into view when the swap
+                # has settled (static/js/dialogs.js, which then marks it "fresh"): the position is
+                # read after that (read before it, it was below the column's fold in 5 of 60 local runs)
+                expect(checks.filter(has_text="Eulalia").first).to_have_class(re.compile(r"\bfresh\b"))
                 assert _inside(mayor, checks.filter(has_text="Eulalia").first)
                 shot(mayor, "mayor-screen-laptop-after-call")
                 # every other page of a session the Mayor meets, axe-checked too
