@@ -125,17 +125,24 @@ def test_a_pocobot_game_to_its_end_against_a_bot(phone):
     shot(page, "cardgames-pocobot-replay")
 
 
-def test_two_people_play_boom_live_in_two_browsers(phone):
-    ana = _person(phone, "ana_boom")
+def _two_at_boom(phone, first: str, second: str):
+    """Two people at one Boom table: the first makes it (the second seat for a person), the second
+    joins by its invite link. Returns their pages once the game has started."""
+    ana = _person(phone, first)
     _new_table(ana, "boom", seat_1="person")
     link = ana.get_by_test_id("invite-link").input_value()
-    bea = _person(phone, "bea_boom")
+    bea = _person(phone, second)
     bea.goto(link)
     bea.get_by_test_id("join").get_by_role("button").click()
     bea.wait_for_url(TABLE_URL)
+    expect(ana.get_by_test_id("turn")).not_to_contain_text("Esperando a que se sienten", timeout=10_000)
+    return ana, bea
+
+
+def test_two_people_play_boom_live_in_two_browsers(phone):
+    ana, bea = _two_at_boom(phone, "ana_boom", "bea_boom")
     ana.evaluate("window.__notReloaded = true")
     bea.evaluate("window.__notReloaded = true")
-    expect(ana.get_by_test_id("turn")).not_to_contain_text("Esperando a que se sienten", timeout=10_000)
     rng = random.Random(3)
     for _ in range(6):  # whoever's turn it is moves; the other sees it without reloading
         mover, other = (ana, bea) if ana.locator("form[data-legal-action]").count() else (bea, ana)
@@ -156,14 +163,7 @@ def test_the_other_players_move_shows_no_loading_pill_and_a_players_own_move_doe
     """Issue #11: the "Loading…" pill is for what the person asked. The table's refetch at a push
     (the other player's move) is its own indicator; before, the pill faded in and out on the other
     phone at every move of the game. A move of one's own still shows it."""
-    ana = _person(phone, "ana_pill")
-    _new_table(ana, "boom", seat_1="person")
-    link = ana.get_by_test_id("invite-link").input_value()
-    bea = _person(phone, "bea_pill")
-    bea.goto(link)
-    bea.get_by_test_id("join").get_by_role("button").click()
-    bea.wait_for_url(TABLE_URL)
-    expect(ana.get_by_test_id("turn")).not_to_contain_text("Esperando a que se sienten", timeout=10_000)
+    ana, bea = _two_at_boom(phone, "ana_pill", "bea_pill")
     rng = random.Random(5)
     for _ in range(3):
         mover, other = (ana, bea) if ana.locator("form[data-legal-action]").count() else (bea, ana)

@@ -17,18 +17,23 @@ def sign_up(page, username: str) -> None:
     page.get_by_role("button", name="Registrarse").click()
 
 
+def new_campaign(page, username: str, name: str) -> None:
+    """Sign ``username`` up and make the campaign ``name``: the page ends on the campaign's page."""
+    page.goto("/cuentas/registro/")
+    sign_up(page, username)
+    page.wait_for_url("**/campanas/")
+    page.get_by_label("Nombre", exact=True).fill(name)
+    page.get_by_role("button", name="Crear campaña").click()
+    page.wait_for_url(re.compile(r".*/campanas/\d+/$"))
+
+
 def test_signup_create_invite_join_and_see_it_live(phone):
     mayor = phone()
     mayor.goto("/cuentas/entrar/")
     shot(mayor, "01-login")
     assert_accessible(mayor, "login")
 
-    mayor.goto("/cuentas/registro/")
-    sign_up(mayor, "alcaldesa")
-    mayor.wait_for_url("**/campanas/")
-    mayor.get_by_label("Nombre", exact=True).fill("El oro de Black Rock")
-    mayor.get_by_role("button", name="Crear campaña").click()
-    mayor.wait_for_url(re.compile(r".*/campanas/\d+/$"))
+    new_campaign(mayor, "alcaldesa", "El oro de Black Rock")
     mayor.goto("/campanas/")
     shot(mayor, "02-campaign-list")
     assert_accessible(mayor, "campaign-list")
@@ -65,12 +70,7 @@ def test_a_player_joining_shows_live_on_the_campaign_page_without_the_loading_pi
     their own indicators: somebody else's change shows no "Loading…" pill, the Mayor's own invite
     does."""
     mayor = phone()
-    mayor.goto("/cuentas/registro/")
-    sign_up(mayor, "alcalde_pildora")
-    mayor.wait_for_url("**/campanas/")
-    mayor.get_by_label("Nombre", exact=True).fill("La píldora")
-    mayor.get_by_role("button", name="Crear campaña").click()
-    mayor.wait_for_url(re.compile(r".*/campanas/\d+/$"))
+    new_campaign(mayor, "alcalde_pildora", "La píldora")
     mayor.wait_for_timeout(500)  # the SSE stream is open
     mayor.evaluate(WATCH_INDICATOR)
     mayor.get_by_role("button", name="Crear enlace de invitación").click()
