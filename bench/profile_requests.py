@@ -1,8 +1,9 @@
 """Where the time of a session request goes (a profile, not a test).
 
-    .venv/bin/python bench/profile_requests.py [--players 12] [--repeat 30] [--top 25]
+    .venv/bin/python bench/profile_requests.py [--players 12] [--repeat 30] [--top 25] [--database-url URL]
 
-In-process on a fresh SQLite file (WAL, as the server runs it), DEBUG off, through Django's whole
+In-process on a fresh SQLite file (WAL, as the server runs it), or on a PostgreSQL database of your
+own with ``--database-url`` (the bench drops and creates it), DEBUG off, through Django's whole
 middleware stack (the test client): a Mayor and ``--players`` players with one protagonist each.
 Each request kind is run ``--repeat`` times under :mod:`cProfile`: calling a check, drawing,
 choosing, the dashboard page, the phone page, the phone's ``#checks`` fragment, what a phone, a
@@ -28,8 +29,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def setup(tmp: Path):
-    os.environ.update({"DATABASE_URL": "", "REDIS_URL": "", "SQLITE_PATH": str(tmp / "profile.sqlite3"),
+def setup(tmp: Path, database_url: str = ""):
+    if database_url:
+        from bench.session_bench import fresh_postgres
+
+        fresh_postgres(database_url)
+    os.environ.update({"DATABASE_URL": database_url, "REDIS_URL": "", "SQLITE_PATH": str(tmp / "profile.sqlite3"),
                        "DJANGO_SETTINGS_MODULE": "frontera.settings", "DEBUG": "false"})
     import django
 
@@ -50,9 +55,10 @@ def main() -> None:
     parser.add_argument("--filter", default="", help="a regular expression on the frames printed")
     parser.add_argument("--only", default="", help="semicolon-separated request kinds to profile")
     parser.add_argument("--queries", action="store_true", help="print the SQL of each request kind's last sample")
+    parser.add_argument("--database-url", default="", help="a PostgreSQL database of your own (dropped and created)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        setup(Path(tmp))
+        setup(Path(tmp), args.database_url)
         run(args)
 
 
@@ -129,7 +135,7 @@ def run(args) -> None:
                 f"{page}combate/{combat}/{pk}/declarar/", {"technique": "pelea", "weapon": "", "target": str(t),
                                                             "band": "adyacente", "special": s}, **htmx))
             r = timed("combat draw", lambda c=client, pk=pk: c.post(f"{page}combate/{combat}/{pk}/robar/", **htmx))
-            form = re.search(rf'<form[^>]*id="choose-{combat}-{pk}-\d+".*?</form>', r.content.decode(), re.S)
+            form = re.search(rf'<form[^>]*id="choose-{combat}-{pk}-\d+".*?</form>', r.content.decode(), re.DOTALL)
             picked = re.findall(r'name="cards" value="([^"]+)"', form.group(0)) if form else []
             if picked:
                 timed("lock in", lambda c=client, pk=pk, p=picked: c.post(
@@ -139,7 +145,8 @@ def run(args) -> None:
             samples.clear()
             cpu_samples.clear()
             profiles.clear()
-    print(f"{args.players} protagonists, {args.repeat} samples each (in-process, SQLite, DEBUG off; "
+    backend = "PostgreSQL" if args.database_url else "SQLite"
+    print(f"{args.players} protagonists, {args.repeat} samples each (in-process, {backend}, DEBUG off; "
           "CPU = this thread's CPU time, for requests not under the profiler):")
     for name, values in samples.items():
         values = sorted(values)

@@ -2,9 +2,10 @@
 submits change nothing. Each test goes through the real services; rule IDs are in the names."""
 
 import pytest
+from django.db import transaction
 from django.utils import translation
 
-from frontera.play.models import MAYOR_SEAT, Check, GameSession, SessionEvent, seat_key
+from frontera.play.models import MAYOR_SEAT, Check, Exchange, GameSession, SessionEvent, seat_key
 from frontera.play.services.checks import (
     E_DRAW_FIRST,
     Entry,
@@ -13,7 +14,7 @@ from frontera.play.services.checks import (
     check_request,
     opposed_request,
 )
-from frontera.play.services.core import SessionError
+from frontera.play.services.core import SessionError, lock_for_request
 from frontera.play.services.sessions import phase_switch, session_join, session_start
 from frontera.rules import checks as rules_checks
 from frontera.rules import session as rules_session
@@ -201,6 +202,28 @@ def test_double_submits_are_idempotent_and_late_changes_refused():
     with pytest.raises(SessionError, match="already resolved"):
         check_draw(participant=participant, by=player)
     assert _state_snapshot(session) == snapshot
+
+
+def test_a_request_key_is_read_in_the_statement_that_locks_the_session(django_assert_num_queries):
+    """The lock reads what a form's key already made (issue #11: one round trip less an action);
+    a key of another session, or of another kind of request, is a first submission."""
+    session, mayor, seated, _ = make_table()
+    _, hero = seated[0]
+    other, other_mayor, other_seated, _ = make_table()
+    first = check_request(session=session, by=mayor, characters=[hero], trait="manos", request_key="k1")
+    check_request(session=other, by=other_mayor, characters=[other_seated[0][1]], trait="manos", request_key="k2")
+    with transaction.atomic(), django_assert_num_queries(1):  # no key: the lock alone
+        locked, made = lock_for_request(session, Check, "")
+        assert locked.pk == session.pk and made is None
+    with transaction.atomic():
+        locked, made = lock_for_request(session, Check, "k1")
+        assert locked.pk == session.pk and made == first
+        assert lock_for_request(session, Check, "k2")[1] is None  # the other session's key
+        assert lock_for_request(session, Exchange, "k1")[1] is None  # not an exchange's key
+        with django_assert_num_queries(1):  # the lock and the key: one statement
+            assert lock_for_request(session, Check, "new")[1] is None
+    again = check_request(session=session, by=mayor, characters=[hero], trait="manos", request_key="k1")
+    assert again == first and Check.objects.filter(session=session).count() == 1
 
 
 def test_fr_opp_1_opposed_choices_stay_secret_until_everyone_has_chosen_then_reveal_together():

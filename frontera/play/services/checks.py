@@ -36,6 +36,7 @@ from frontera.play.services.core import (
     SessionError,
     explain_moves,
     load_state,
+    lock_for_request,
     lock_session,
     msg,
     new_rng,
@@ -117,11 +118,9 @@ def create_check(
     """``label``: the Mayor's words, or a message (:func:`core.msg`) each reader reads in their own
     language. ``regions``: what the caller knows its whole action changes (a plain call: the checks and the
     feed); ``None`` (a banca, a duel, medical attention...) refreshes every region."""
-    session = lock_session(session)
-    if request_key:
-        existing = Check.objects.filter(session=session, request_key=request_key).first()
-        if existing is not None:
-            return existing  # a double submit of the same form
+    session, existing = lock_for_request(session, Check, request_key)
+    if existing is not None:
+        return existing  # a double submit of the same form
     if not entries:
         raise SessionError(E_NO_CHARACTERS)
     if kind == Check.Kind.OPPOSED and len(entries) < 2:
@@ -129,7 +128,7 @@ def create_check(
     state = load_state(session)
     seats = set(state.players)
     ids = [getattr(e.character, "pk", e.character) for e in entries]
-    fresh = Character.objects.in_bulk(ids)  # the sheets as they are now
+    fresh = Character.objects.order_by().in_bulk(ids)  # the sheets as they are now (in any order)
     if len(fresh) < len(set(ids)):  # a character gone since the form was checked
         raise SessionError(E_NOT_IN_CAMPAIGN)
     entries = [Entry(fresh[pk], e.trait, e.skill, e.modifier) for pk, e in zip(ids, entries, strict=True)]

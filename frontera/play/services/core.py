@@ -162,17 +162,30 @@ def visible_to(state, seat) -> frozenset[str]:
     return rules_session.visible_cards(state, seat)
 
 
-def lock_session(session: GameSession) -> GameSession:
+def lock_session(session: GameSession, requested=None) -> GameSession:
     """The session's row read afresh and locked for the rest of the action's transaction: every table
-    action on a session is serialised. Refused once the session has ended."""
+    action on a session is serialised. Refused once the session has ended. ``requested``: a
+    :class:`TableRequest` model and a form's request key; the locked row's ``requested_id`` is then
+    what that key already made (``None`` the first time: :meth:`GameSessionManager.row`)."""
     if not connection.in_atomic_block:
         raise TransactionManagementError("lock_session() locks for a transaction: call it inside one.")
-    locked = GameSession.objects.row(session.pk, lock=True)
+    locked = GameSession.objects.row(session.pk, lock=True, requested=requested)
     if locked is None:
         raise GameSession.DoesNotExist
     if locked.status != GameSession.Status.ACTIVE:
         raise SessionError(E_SESSION_ENDED)
     return locked
+
+
+def lock_for_request(session: GameSession, model, request_key: str):
+    """:func:`lock_session` for an action that makes a ``model`` (a :class:`TableRequest`) from a
+    form: the locked session and what ``request_key`` already made in it, or ``None`` the first time
+    (no key: ``None``). A double submit of the form returns what the first one made. The key is
+    read in the statement that locks (one round trip less for every such action, issue #11)."""
+    locked = lock_session(session, requested=(model, request_key) if request_key else None)
+    if not request_key or locked.requested_id is None:
+        return locked, None
+    return locked, model.objects.get(pk=locked.requested_id)
 
 
 def first_submission(session: GameSession, request_key: str) -> bool:

@@ -32,6 +32,7 @@ from frontera.play.services.core import (
     EventLog,
     SessionError,
     load_state,
+    lock_for_request,
     lock_session,
     msg,
     new_rng,
@@ -159,11 +160,9 @@ def exchange_start(*, session: GameSession, by, kind: str, first: Character, sec
     Choices are made with :func:`exchange_choose` by the chooser (on their phone) or the Mayor.
     A repeated ``request_key`` returns the exchange already made."""
 
-    session = lock_session(session)
-    if request_key:
-        existing = Exchange.objects.filter(session=session, request_key=request_key).first()
-        if existing is not None:
-            return existing
+    session, existing = lock_for_request(session, Exchange, request_key)
+    if existing is not None:
+        return existing  # a double submit of the same form
     if kind not in Exchange.Kind.values or kind == Exchange.Kind.COMA:
         raise SessionError(E_BAD_EXCHANGE)
     before = load_state(session)
@@ -290,7 +289,7 @@ def models_q_side(seat: str):
 
 def _exchange_finish(state, exchange: Exchange, rng):
     got = exchange.chosen
-    one = lambda step: (got.get(step) or [None])[0]  # noqa: E731
+    one = lambda step: (got.get(step) or [None])[0]
     a, b = exchange.first, exchange.second
     if exchange.kind == Exchange.Kind.BET:
         return rules_exchanges.bet_win(state, a, b, take=one("take"), give=one("give"))

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace as dataclass_replace
 
 from django.db import transaction
-from django.utils.translation import gettext_noop
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from frontera.characters.models import Character
 from frontera.characters.services import character_changed_in_play
@@ -24,6 +24,7 @@ from frontera.play.services.core import (
     SessionError,
     load_state,
     lock_character,
+    lock_for_request,
     lock_session,
     msg,
     new_rng,
@@ -83,11 +84,9 @@ def banca_begin(*, session: GameSession, by, character: Character, cheating: boo
     hand, shuffled; the character bets the money they carry. RULING (docs/sessions.md): the banca's
     cards are turned face up for the table and go back afterwards; nothing moves in the session."""
 
-    session = lock_session(session)
-    if request_key:
-        existing = Gamble.objects.filter(session=session, request_key=request_key).first()
-        if existing is not None:
-            return existing
+    session, existing = lock_for_request(session, Gamble, request_key)
+    if existing is not None:
+        return existing  # a double submit of the same form
     locked, sheet = lock_character(session, character)
     if sheet.money < 0:
         raise SessionError(E_NEGATIVE_MONEY % {"name": locked.name})
@@ -284,11 +283,9 @@ def gamble_contest(*, session: GameSession, by, kind: str, characters: Sequence[
     winner's and honest loser's dead man's hand for the money. Habilidad (FR-GMB-7): an opposed
     check of the contest's trait and skill. Both lead into the bet's exchange (FR-EXCH-2)."""
 
-    session = lock_session(session)
-    if request_key:
-        existing = Gamble.objects.filter(session=session, request_key=request_key).first()
-        if existing is not None:
-            return existing
+    session, existing = lock_for_request(session, Gamble, request_key)
+    if existing is not None:
+        return existing  # a double submit of the same form
     if len({c.pk for c in characters}) < 2:
         raise SessionError(E_GAMBLE_TWO)
     cheats = {int(pk) for pk in cheats}

@@ -22,6 +22,7 @@ from frontera.play.services.core import (
     EventLog,
     SessionError,
     load_state,
+    lock_for_request,
     lock_session,
     new_rng,
     rules_message,
@@ -87,11 +88,9 @@ def treasure_share_start(*, session: GameSession, by, sharers: Sequence[Characte
     others may swap ``swaps`` card(s) with another sharer (:func:`treasure_share_swap`). With an
     empty Tesoro, every sharer may swap. The Mayor never takes treasure (nor does an NPC of his)."""
 
-    session = lock_session(session)
-    if request_key:
-        existing = Exchange.objects.filter(session=session, request_key=request_key).first()
-        if existing is not None:
-            return existing
+    session, existing = lock_for_request(session, Exchange, request_key)
+    if existing is not None:
+        return existing  # a double submit of the same form
     unique = list({c.pk: c for c in sharers}.values())
     if not unique:
         raise SessionError(E_NO_CHARACTERS)
