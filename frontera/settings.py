@@ -103,9 +103,14 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_POOL", True):
         # psycopg's connection pool (Django's "pool" option; CONN_MAX_AGE stays 0, as ASGI wants):
-        # without it every request opened a new PostgreSQL connection (issue #11's profile)
+        # without it every request opened a new PostgreSQL connection (issue #11's profile). A
+        # pooled connection is checked before use only after it sat idle (frontera/dbpool.py):
+        # Django's check (CONN_HEALTH_CHECKS) cost one more round trip on every request.
+        from frontera.dbpool import check_after_idle
+
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1, "max_size": int(os.environ.get("DATABASE_POOL_MAX", "10")), "timeout": 10,
+            "check": check_after_idle,
         }
 else:
     DATABASES = {
