@@ -13,6 +13,21 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from frontera.campaigns.models import Campaign
+from frontera.sql import column, table
+
+
+class CharacterManager(models.Manager):
+    def by_id(self, ids) -> dict:
+        """The characters ``ids`` as they are now, by id (those that exist): one statement loaded by
+        ``raw()`` (SQL: :mod:`frontera.sql`). A table action reads its characters' sheets under the
+        session's lock with it; ``in_bulk`` took ~0.45 ms to build its query, the statement ~0.1 ms
+        (issue #11)."""
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return {}
+        marks = ", ".join(["%s"] * len(ids))
+        sql = f"SELECT * FROM {table(self.model)} WHERE {column(self.model, 'pk')} IN ({marks})"
+        return {character.pk: character for character in self.raw(sql, ids)}
 
 
 class Character(models.Model):
@@ -32,6 +47,8 @@ class Character(models.Model):
     sheet = models.JSONField(_("sheet"), default=dict)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    objects = CharacterManager()
 
     class Meta:
         ordering = ["campaign", "kind", "name", "pk"]

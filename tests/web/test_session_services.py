@@ -5,6 +5,7 @@ import pytest
 from django.db import transaction
 from django.utils import translation
 
+from frontera.characters.models import Character
 from frontera.play.models import MAYOR_SEAT, Check, Exchange, GameSession, SessionEvent, seat_key
 from frontera.play.services.checks import (
     E_DRAW_FIRST,
@@ -224,6 +225,20 @@ def test_a_request_key_is_read_in_the_statement_that_locks_the_session(django_as
             assert lock_for_request(session, Check, "new")[1] is None
     again = check_request(session=session, by=mayor, characters=[hero], trait="manos", request_key="k1")
     assert again == first and Check.objects.filter(session=session).count() == 1
+
+
+def test_a_check_reads_its_characters_sheets_as_they_are_now_in_one_statement(django_assert_num_queries):
+    """``Character.objects.by_id``: the sheets a table action reads under the lock, by id (a gone
+    character is missing, a repeated id read once), as one statement; no ids, no statement."""
+    _, _, seated, [minion] = make_table()
+    _, hero = seated[0]
+    Character.objects.filter(pk=hero.pk).update(sheet={**hero.sheet, "money": 7})
+    with django_assert_num_queries(1):
+        found = Character.objects.by_id([hero.pk, minion.pk, hero.pk, 10**9])
+    assert set(found) == {hero.pk, minion.pk}
+    assert found[hero.pk].sheet["money"] == 7 and found[hero.pk].name == hero.name
+    with django_assert_num_queries(0):
+        assert Character.objects.by_id([]) == {}
 
 
 def test_fr_opp_1_opposed_choices_stay_secret_until_everyone_has_chosen_then_reveal_together():

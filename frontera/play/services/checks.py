@@ -128,7 +128,7 @@ def create_check(
     state = load_state(session)
     seats = set(state.players)
     ids = [getattr(e.character, "pk", e.character) for e in entries]
-    fresh = Character.objects.order_by().in_bulk(ids)  # the sheets as they are now (in any order)
+    fresh = Character.objects.by_id(ids)  # the sheets as they are now
     if len(fresh) < len(set(ids)):  # a character gone since the form was checked
         raise SessionError(E_NOT_IN_CAMPAIGN)
     entries = [Entry(fresh[pk], e.trait, e.skill, e.modifier) for pk, e in zip(ids, entries, strict=True)]

@@ -165,7 +165,7 @@ def combat_start(*, session: GameSession, by, fighters: Sequence[Fighter]) -> Co
     session = lock_session(session)
     if CombatRound.objects.filter(session=session, status=CombatRound.Status.OPEN).exists():
         raise SessionError(E_COMBAT_OPEN)
-    fresh = Character.objects.in_bulk([f.character.pk for f in fighters])
+    fresh = Character.objects.by_id([f.character.pk for f in fighters])
     fighters = [Fighter(fresh[f.character.pk], f.side, f.cover) for f in fighters]
     if len({f.side for f in fighters}) < 2:
         raise SessionError(E_ONE_SIDE)

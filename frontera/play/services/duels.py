@@ -188,7 +188,7 @@ def pistol_duel_start(*, session: GameSession, by, first: Character, first_weapo
             return existing
     if first.pk == second.pk:
         raise SessionError(E_DUEL_TWO)
-    fresh = Character.objects.in_bulk([first.pk, second.pk])
+    fresh = Character.objects.by_id([first.pk, second.pk])
     first, second = fresh[first.pk], fresh[second.pk]
     seats = set(load_state(session).players)
     catalogue = campaign_catalogue(session.campaign)
