@@ -101,6 +101,10 @@ TEMPLATES = [
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Values travel as bound parameters (psycopg's server-side binding) instead of being quoted
+        # into the statement's text in Python: a call check's CPU to its publish fell ~10 % (issue #11).
+        DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_POOL", True):
         # psycopg's connection pool (Django's "pool" option; CONN_MAX_AGE stays 0, as ASGI wants):
         # without it every request opened a new PostgreSQL connection (issue #11's profile). A
