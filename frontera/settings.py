@@ -104,7 +104,13 @@ if DATABASE_URL:
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Values travel as bound parameters (psycopg's server-side binding) instead of being quoted
         # into the statement's text in Python: a call check's CPU to its publish fell ~10 % (issue #11).
+        # A statement that runs a second time on a connection is prepared there (psycopg's
+        # prepare_threshold; Django leaves it off for external poolers such as PgBouncer's
+        # transaction mode: set DATABASE_PREPARED=false behind one). The pool keeps connections,
+        # so the server parses and plans each of a request's statements once, not every time.
         DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+        if env_bool("DATABASE_PREPARED", True):
+            DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 2
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_POOL", True):
         # psycopg's connection pool (Django's "pool" option; CONN_MAX_AGE stays 0, as ASGI wants):
         # without it every request opened a new PostgreSQL connection (issue #11's profile). A

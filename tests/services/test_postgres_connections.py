@@ -1,6 +1,9 @@
-"""PostgreSQL's pooled connections are checked before use only after they sat idle (issue #11):
-a connection handed out a moment ago costs no extra round trip, and one broken while it waited is
-replaced before a request gets it."""
+"""How the app talks to PostgreSQL (issue #11: every round trip and every parse counts).
+
+Pooled connections are checked before use only after they sat idle: a connection handed out a
+moment ago costs no extra round trip, and one broken while it waited is replaced before a request
+gets it. Values travel as bound parameters, and a statement run again on a connection is prepared
+there, so the server plans it once."""
 
 import pytest
 from django.db import connection
@@ -62,3 +65,25 @@ def test_a_connection_broken_while_idle_is_replaced_before_a_request_gets_it(che
         admin.execute("SELECT pg_terminate_backend(%s)", (doomed,))
     now[0] += dbpool.IDLE_CHECK_SECONDS + 1
     assert _backend_pid() != doomed  # the check found it broken; the pool handed out another
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_statement_run_again_on_a_connection_is_prepared_there_with_bound_values():
+    from frontera.play.models import GameSession
+    from tests.factories import make_table
+
+    session, mayor, _, _ = make_table()
+    assert connection.settings_dict["OPTIONS"].get("server_side_binding") is True
+
+    def prepared() -> list[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")
+            return [row[0] for row in cursor.fetchall()]
+
+    connection.close()
+    connection.ensure_connection()  # one connection for the rest of the test (no close in between)
+    before = prepared()
+    for _ in range(3):  # the session's row, as every request to a session reads it
+        assert GameSession.objects.row(session.pk, role_of=mayor).viewer_role == "mayor"
+    new = [sql for sql in prepared() if sql not in before]
+    assert any('FROM "play_gamesession"' in sql and "$1" in sql for sql in new), new
