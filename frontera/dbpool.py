@@ -10,8 +10,8 @@ broken while it waited (a restarted server, a dropped socket) is replaced before
 from __future__ import annotations
 
 import threading
-import time
 import weakref
+from time import monotonic
 
 from psycopg_pool import ConnectionPool
 
@@ -25,7 +25,7 @@ def check_after_idle(conn) -> None:
     """The pool's ``check``: psycopg's :meth:`ConnectionPool.check_connection` (which raises for a
     broken connection: the pool then discards it and hands out another) unless ``conn`` was handed
     out within :data:`IDLE_CHECK_SECONDS`."""
-    now = time.monotonic()
+    now = monotonic()
     with _lock:
         last = _handed_out.get(conn)
     if last is None or now - last > IDLE_CHECK_SECONDS:

@@ -23,20 +23,16 @@ CAMPAIGN_READ = ("id", "name", "mayor_id")
 
 
 class GameSessionManager(models.Manager):
-    def row(self, pk: int, *, role_of=None, lock: bool = False, requested=None):
+    def row(self, pk: int, *, role_of=None, lock: bool = False):
         """The session ``pk`` with its campaign (its :data:`CAMPAIGN_READ`; the rest loads if ever
         asked for), or ``None``: one statement loaded by ``raw()`` (SQL: :mod:`frontera.sql`). Every
         request to a session and every table action reads it, and the querysets took ~0.5 ms to
         build. With ``role_of`` (a user), ``viewer_role`` is their role in that campaign (``None``
         for an outsider); with ``lock``, the rows are locked for the transaction (``FOR UPDATE``
-        where the database has it; SQLite's write transaction holds the whole database). With
-        ``requested`` (a :class:`TableRequest` model and a form's request key), ``requested_id`` is
-        the id of what that key already made in this session, ``None`` the first time: an action
-        learns it is a double submit in the statement that locks, not in one more (issue #11)."""
-        model, key = requested if requested is not None else (None, None)
-        params = ((role_of.pk,) if role_of is not None else ()) + ((key,) if model is not None else ()) + (pk,)
+        where the database has it; SQLite's write transaction holds the whole database)."""
+        params = ((role_of.pk,) if role_of is not None else ()) + (pk,)
         for_update = lock and connection.features.has_select_for_update
-        found = list(self.raw(_row_sql(role_of is not None, for_update, model), params))
+        found = list(self.raw(_row_sql(role_of is not None, for_update), params))
         if not found:
             return None
         session = found[0]
@@ -46,15 +42,11 @@ class GameSessionManager(models.Manager):
 
 
 @cache
-def _row_sql(with_role: bool, for_update: bool, requested=None) -> str:
+def _row_sql(with_role: bool, for_update: bool) -> str:
     campaign = ", ".join(f"{column(Campaign, name.removesuffix('_id'))} AS campaign_{name}"
                          for name in CAMPAIGN_READ)
     role = f", ({role_sql(GameSession)}) AS viewer_role" if with_role else ""
-    # the request key is unique in a session (TableRequest's constraint): at most one row
-    made = (f", (SELECT {column(requested, 'pk', qualified=False)} FROM {table(requested)} "
-            f"WHERE {column(requested, 'session', qualified=False)} = {column(GameSession, 'pk')} "
-            f"AND {column(requested, 'request_key', qualified=False)} = %s) AS requested_id") if requested else ""
-    return (f"SELECT {table(GameSession)}.*, {campaign}{role}{made} FROM {table(GameSession)} "
+    return (f"SELECT {table(GameSession)}.*, {campaign}{role} FROM {table(GameSession)} "
             f"INNER JOIN {table(Campaign)} ON {column(Campaign, 'pk')} = {column(GameSession, 'campaign')} "
             f"WHERE {column(GameSession, 'pk')} = %s" + (" FOR UPDATE" if for_update else ""))
 

@@ -7,8 +7,15 @@ import threading
 import pytest
 from django.db import connection
 
-from frontera.play.models import ActionKey, CombatRound, GameSession
-from frontera.play.services.combat import Fighter, combat_declare, combat_next_turn, combat_reveal, combat_start
+from frontera.play.models import ActionKey, Check, CombatRound, GameSession
+from frontera.play.services.checks import check_request
+from frontera.play.services.combat import (
+    Fighter,
+    combat_declare,
+    combat_next_turn,
+    combat_reveal,
+    combat_start,
+)
 from frontera.play.services.sessions import session_start
 from tests.factories import make_table
 
@@ -55,3 +62,17 @@ def test_fr_mode_1_simultaneous_start_submits_start_one_session():
     assert errors == []
     assert GameSession.objects.filter(campaign=session.campaign).count() == 2
     assert GameSession.objects.filter(campaign=session.campaign, request_key="start-1").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_fr_chk_1_simultaneous_submits_of_one_call_make_one_check():
+    """Four submits of one call form at once (issue #10): the first makes the check, the others,
+    waiting for the session's lock meanwhile, return it instead of failing on the key's uniqueness
+    (issue #11 read the key in the locking statement, whose snapshot predates the first's commit)."""
+    session, mayor, [(_player, hero)], _ = make_table(players=1, minions=0)
+    made = []
+    errors = _at_once(lambda: made.append(check_request(session=GameSession.objects.get(pk=session.pk), by=mayor,
+                                                        characters=[hero.pk], trait="manos", request_key="call-1")))
+    assert errors == []
+    assert Check.objects.filter(session=session).count() == 1
+    assert len(made) == 4 and len({c.pk for c in made}) == 1

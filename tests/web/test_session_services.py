@@ -205,24 +205,21 @@ def test_double_submits_are_idempotent_and_late_changes_refused():
     assert _state_snapshot(session) == snapshot
 
 
-def test_a_request_key_is_read_in_the_statement_that_locks_the_session(django_assert_num_queries):
-    """The lock reads what a form's key already made (issue #11: one round trip less an action);
-    a key of another session, or of another kind of request, is a first submission."""
+def test_a_repeated_request_key_returns_what_it_made_in_that_session_and_of_that_kind():
+    """``lock_for_request``: the locked session and what a form's key already made; a key of another
+    session, or of another kind of request, is a first submission."""
     session, mayor, seated, _ = make_table()
     _, hero = seated[0]
     other, other_mayor, other_seated, _ = make_table()
     first = check_request(session=session, by=mayor, characters=[hero], trait="manos", request_key="k1")
     check_request(session=other, by=other_mayor, characters=[other_seated[0][1]], trait="manos", request_key="k2")
-    with transaction.atomic(), django_assert_num_queries(1):  # no key: the lock alone
-        locked, made = lock_for_request(session, Check, "")
-        assert locked.pk == session.pk and made is None
     with transaction.atomic():
+        locked, made = lock_for_request(session, Check, "")
+        assert locked.pk == session.pk and made is None  # no key: nothing to look for
         locked, made = lock_for_request(session, Check, "k1")
         assert locked.pk == session.pk and made == first
         assert lock_for_request(session, Check, "k2")[1] is None  # the other session's key
         assert lock_for_request(session, Exchange, "k1")[1] is None  # not an exchange's key
-        with django_assert_num_queries(1):  # the lock and the key: one statement
-            assert lock_for_request(session, Check, "new")[1] is None
     again = check_request(session=session, by=mayor, characters=[hero], trait="manos", request_key="k1")
     assert again == first and Check.objects.filter(session=session).count() == 1
 

@@ -162,14 +162,12 @@ def visible_to(state, seat) -> frozenset[str]:
     return rules_session.visible_cards(state, seat)
 
 
-def lock_session(session: GameSession, requested=None) -> GameSession:
+def lock_session(session: GameSession) -> GameSession:
     """The session's row read afresh and locked for the rest of the action's transaction: every table
-    action on a session is serialised. Refused once the session has ended. ``requested``: a
-    :class:`TableRequest` model and a form's request key; the locked row's ``requested_id`` is then
-    what that key already made (``None`` the first time: :meth:`GameSessionManager.row`)."""
+    action on a session is serialised. Refused once the session has ended."""
     if not connection.in_atomic_block:
         raise TransactionManagementError("lock_session() locks for a transaction: call it inside one.")
-    locked = GameSession.objects.row(session.pk, lock=True, requested=requested)
+    locked = GameSession.objects.row(session.pk, lock=True)
     if locked is None:
         raise GameSession.DoesNotExist
     if locked.status != GameSession.Status.ACTIVE:
@@ -180,12 +178,16 @@ def lock_session(session: GameSession, requested=None) -> GameSession:
 def lock_for_request(session: GameSession, model, request_key: str):
     """:func:`lock_session` for an action that makes a ``model`` (a :class:`TableRequest`) from a
     form: the locked session and what ``request_key`` already made in it, or ``None`` the first time
-    (no key: ``None``). A double submit of the form returns what the first one made. The key is
-    read in the statement that locks (one round trip less for every such action, issue #11)."""
-    locked = lock_session(session, requested=(model, request_key) if request_key else None)
-    if not request_key or locked.requested_id is None:
+    (no key: ``None``). A double submit of the form returns what the first one made.
+
+    The key is read after the lock, in a statement of its own: under PostgreSQL's READ COMMITTED a
+    statement sees what was committed before it began, so a key read in the locking statement
+    itself missed a simultaneous submit that committed while this one waited for the lock
+    (``tests/services/test_one_action_concurrency.py``)."""
+    locked = lock_session(session)
+    if not request_key:
         return locked, None
-    return locked, model.objects.get(pk=locked.requested_id)
+    return locked, model.objects.filter(session=locked, request_key=request_key).first()
 
 
 def first_submission(session: GameSession, request_key: str) -> bool:

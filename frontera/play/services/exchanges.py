@@ -289,7 +289,7 @@ def models_q_side(seat: str):
 
 def _exchange_finish(state, exchange: Exchange, rng):
     got = exchange.chosen
-    one = lambda step: (got.get(step) or [None])[0]
+    one = lambda step: (got.get(step) or [None])[0]  # noqa: E731
     a, b = exchange.first, exchange.second
     if exchange.kind == Exchange.Kind.BET:
         return rules_exchanges.bet_win(state, a, b, take=one("take"), give=one("give"))
