@@ -35,6 +35,7 @@ from frontera.play.services.core import (
     level_name,
     load_state,
     lock_character,
+    lock_for_request,
     lock_session,
     msg,
     new_rng,
@@ -61,11 +62,9 @@ def drinking_duel_start(*, session: GameSession, by, characters: Sequence[Charac
     """A drinking duel (FR-SOB-2, FR-GMB-7): rounds in which everyone drinks once; the first to reach
     En coma loses; then the bet's exchange (FR-EXCH-2)."""
 
-    session = lock_session(session)
-    if request_key:
-        existing = Gamble.objects.filter(session=session, request_key=request_key).first()
-        if existing is not None:
-            return existing
+    session, existing = lock_for_request(session, Gamble, request_key)
+    if existing is not None:
+        return existing  # a double submit of the same form
     drinkers = {}
     for character in characters:
         locked, sheet = lock_character(session, character)
@@ -181,11 +180,9 @@ def pistol_duel_start(*, session: GameSession, by, first: Character, first_weapo
     (Disparo rápido) check (cards per FR-CHK-1: trait + 2 with the skill + equipment − tracks);
     the rest happens when both have chosen (:func:`after_duel_round_reveal`). A repeated
     ``request_key`` returns the duel already called."""
-    session = lock_session(session)
-    if request_key:
-        existing = PistolDuel.objects.filter(session=session, request_key=request_key).first()
-        if existing is not None:
-            return existing
+    session, existing = lock_for_request(session, PistolDuel, request_key)
+    if existing is not None:
+        return existing  # a double submit of the same form
     if first.pk == second.pk:
         raise SessionError(E_DUEL_TWO)
     fresh = Character.objects.by_id([first.pk, second.pk])
