@@ -7,12 +7,21 @@ SQL (an annotation's :class:`~django.db.models.expressions.RawSQL`, or a stateme
 :func:`rows`) with every table and column name taken from the models' own metadata and quoted by
 the database's own rules, and every value passed as a bound parameter.
 
+Rows that become models are loaded by :func:`load`, which does what ``Manager.raw()`` does with
+the work that depends only on the statement (which column is which field, and each field's
+converters) done once per statement and connection instead of on every run.
+
 Two limits that come with it: a correlated subquery names its outer table itself (a ``Subquery``
 would follow Django's aliases), so a queryset annotated with one must not be nested inside another
 query of the same table; and :func:`rows` runs on the default database, past any router.
 """
 
-from django.db import connection
+import threading
+from weakref import WeakKeyDictionary
+
+from django.core.exceptions import FieldDoesNotExist
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.models.sql import Query
 
 
 def rows(sql: str, params) -> list[tuple]:
@@ -33,3 +42,69 @@ def column(model, field: str, *, qualified: bool = True) -> str:
     meta = model._meta
     name = connection.ops.quote_name((meta.pk if field == "pk" else meta.get_field(field)).column)
     return f"{table(model)}.{name}" if qualified else name
+
+
+# Per connection (one per thread): {(model, sql, columns): _Plan}. A converter is a method of its
+# connection's operations, so plans are not shared between connections.
+_plans: WeakKeyDictionary = WeakKeyDictionary()
+_plans_lock = threading.Lock()
+
+
+class _Plan:
+    """How the columns of one statement become a model: which are its fields (by attname, in the
+    order of the row), which are extra attributes, and the converters of each column that has any
+    (the backend's and the field's own, e.g. a JSON field's decoding), as ``RawQuerySet`` works
+    them out on every run."""
+
+    __slots__ = ("init_names", "init_positions", "extras", "converters")
+
+    def __init__(self, model, columns: tuple[str, ...], db_connection):
+        converter = db_connection.introspection.identifier_converter
+        position_of = {converter(name): position for position, name in enumerate(columns)}
+        # the fields in the model's order (``Model.from_db`` fills a partial row in that order)
+        selected = [(field, position_of[field.column]) for field in model._meta.concrete_fields
+                    if field.column in position_of]
+        self.init_names = [field.attname for field, _ in selected]
+        self.init_positions = [position for _, position in selected]
+        if any(pk.attname not in self.init_names for pk in model._meta.pk_fields):
+            raise FieldDoesNotExist("A statement loaded as models must include the primary key")
+        by_position = {position: field for field, position in selected}
+        fields = [by_position.get(position) for position in range(len(columns))]
+        self.extras = [(name, position) for position, (name, field) in enumerate(zip(columns, fields, strict=True))
+                       if field is None]
+        compiler = db_connection.ops.compiler("SQLCompiler")(Query(model), db_connection, DEFAULT_DB_ALIAS)
+        cols = [field.get_col(field.model._meta.db_table) if field is not None else None for field in fields]
+        self.converters = list(compiler.get_converters(cols).items())
+
+
+def load(model, sql: str, params) -> list:
+    """``model`` instances for the rows of ``sql`` run with ``params`` on the default database, as
+    ``model.objects.raw(sql, params)`` loads them: the columns named like the model's fields fill
+    them (the primary key must be one; a field not selected is deferred), any other column becomes
+    an attribute of that name, and every value goes through its field's converters."""
+    db_connection = connections[DEFAULT_DB_ALIAS]
+    with db_connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        columns = tuple(column[0] for column in cursor.description)
+        found = cursor.fetchall()
+    plans = _plans.get(db_connection)
+    if plans is None:
+        with _plans_lock:
+            plans = _plans.setdefault(db_connection, {})
+    plan = plans.get((model, sql, columns))
+    if plan is None:
+        plan = plans[(model, sql, columns)] = _Plan(model, columns, db_connection)
+    loaded = []
+    for values in found:
+        if plan.converters:
+            values = list(values)
+            for position, (converters, expression) in plan.converters:
+                value = values[position]
+                for converter in converters:
+                    value = converter(value, expression, db_connection)
+                values[position] = value
+        instance = model.from_db(DEFAULT_DB_ALIAS, plan.init_names, [values[i] for i in plan.init_positions])
+        for name, position in plan.extras:
+            setattr(instance, name, values[position])
+        loaded.append(instance)
+    return loaded

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from frontera.campaigns.models import Campaign
 from frontera.campaigns.permissions import role_sql
-from frontera.sql import column, table
+from frontera.sql import column, load, table
 
 # the campaign's columns read with a session, in the model's order
 CAMPAIGN_READ = ("id", "name", "mayor_id")
@@ -25,14 +25,14 @@ CAMPAIGN_READ = ("id", "name", "mayor_id")
 class GameSessionManager(models.Manager):
     def row(self, pk: int, *, role_of=None, lock: bool = False):
         """The session ``pk`` with its campaign (its :data:`CAMPAIGN_READ`; the rest loads if ever
-        asked for), or ``None``: one statement loaded by ``raw()`` (SQL: :mod:`frontera.sql`). Every
+        asked for), or ``None``: one statement loaded by :func:`frontera.sql.load`. Every
         request to a session and every table action reads it, and the querysets took ~0.5 ms to
         build. With ``role_of`` (a user), ``viewer_role`` is their role in that campaign (``None``
         for an outsider); with ``lock``, the rows are locked for the transaction (``FOR UPDATE``
         where the database has it; SQLite's write transaction holds the whole database)."""
         params = ((role_of.pk,) if role_of is not None else ()) + (pk,)
         for_update = lock and connection.features.has_select_for_update
-        found = list(self.raw(_row_sql(role_of is not None, for_update), params))
+        found = load(self.model, _row_sql(role_of is not None, for_update), params)
         if not found:
             return None
         session = found[0]

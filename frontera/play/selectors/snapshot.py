@@ -32,7 +32,7 @@ from frontera.play.selectors.core import live_version_sql
 from frontera.play.selectors.exchanges import pending_exchanges
 from frontera.play.selectors.gambling import GAMBLES_SHOWN, open_gambles
 from frontera.rules import session as rules_session
-from frontera.sql import column, table
+from frontera.sql import column, load, table
 
 # the session row's fields the pages read (as an action's answer refreshes them)
 FIELDS = ("state", "phase", "decks", "status", "tallies")
@@ -82,8 +82,8 @@ def session_snapshot(session: GameSession, stamp: str) -> Snapshot:
 def _read(session: GameSession, stamp: str) -> Snapshot:
     # the row, and whether any gamble or exchange is open: most states have none, and then they are
     # not asked for (two queries fewer for the answer and the pages of such a state)
-    [row] = GameSession.objects.raw(_row_sql(), (str(Gamble.Status.OPEN), *map(str, GAMBLES_SHOWN),
-                                                   str(Exchange.Status.PENDING), session.pk))
+    [row] = load(GameSession, _row_sql(), (str(Gamble.Status.OPEN), *map(str, GAMBLES_SHOWN),
+                                         str(Exchange.Status.PENDING), session.pk))
     fields = {name: getattr(row, name) for name in FIELDS}
     # every open check knows whether another action owns it (the Mayor's withdrawals); a player's
     # page offers no withdrawal whatever it says (selectors.checks.check_rows)
@@ -97,7 +97,7 @@ def _read(session: GameSession, stamp: str) -> Snapshot:
 @cache
 def _row_sql() -> str:
     """The session's row (its :data:`FIELDS`) with whether a gamble it shows is open and whether an
-    exchange is pending, loaded by ``raw()`` (SQL: :mod:`frontera.sql`; the queryset took ~0.5 ms
+    exchange is pending, loaded by :func:`frontera.sql.load` (the queryset took ~0.5 ms
     to build, on every action's answer). Parameters: the open status, the kinds shown, the pending
     status, the session's id."""
     columns = ", ".join(column(GameSession, name) for name in ("pk", *FIELDS))
@@ -110,8 +110,8 @@ def _row_sql() -> str:
 def fresh_row(session_id: int) -> tuple[dict, int]:
     """The session's :data:`FIELDS` as they are now, and its live version (its latest event's id),
     read together: what an action's answer other than ``#checks`` shows (``views.common.region``).
-    Loaded by ``raw()`` (SQL: :mod:`frontera.sql`; the queryset took ~0.4 ms to build)."""
-    [row] = GameSession.objects.raw(_fresh_sql(), (session_id,))
+    Loaded by :func:`frontera.sql.load` (the queryset took ~0.4 ms to build)."""
+    [row] = load(GameSession, _fresh_sql(), (session_id,))
     return {name: getattr(row, name) for name in FIELDS}, row.live_version or 0
 
 

@@ -1,0 +1,74 @@
+"""Issue #11: :func:`frontera.sql.load` loads the statements written as SQL as models, as
+``Manager.raw()`` does, with its column plan worked out once per statement and connection."""
+
+import datetime
+
+import pytest
+from django.core.exceptions import FieldDoesNotExist
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from frontera.characters.models import Character
+from frontera.play.models import Check, GameSession
+from frontera.sql import column, load, table
+from tests.factories import make_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(instance):
+    return {field.attname: getattr(instance, field.attname) for field in type(instance)._meta.concrete_fields
+            if field.attname not in instance.get_deferred_fields()}
+
+
+def test_a_whole_row_loads_as_raw_loads_it_converters_included():
+    session, *_ = make_table(players=2)
+    sql = f"SELECT * FROM {table(GameSession)} WHERE {column(GameSession, 'pk')} = %s"
+    [loaded] = load(GameSession, sql, [session.pk])
+    [raw] = GameSession.objects.raw(sql, [session.pk])
+    assert _fields(loaded) == _fields(raw)
+    assert isinstance(loaded.state, dict) and loaded.state == raw.state  # the JSON field's own decoding
+    assert isinstance(loaded.date, datetime.date)
+    assert loaded._state.adding is False and loaded._state.db == "default"
+    assert loaded.get_deferred_fields() == set()
+
+
+def test_columns_in_any_order_fill_their_fields_and_the_rest_is_deferred_or_an_attribute():
+    _, _, seated, _ = make_table(players=2)
+    hero = seated[0][1]
+    # the name before the primary key, a field not selected, and a column that is no field
+    sql = (f"SELECT {column(Character, 'name')}, {column(Character, 'pk')}, {column(Character, 'sheet')}, "
+           f"UPPER({column(Character, 'name')}) AS shout FROM {table(Character)} WHERE {column(Character, 'pk')} = %s")
+    [loaded] = load(Character, sql, [hero.pk])
+    assert (loaded.pk, loaded.name, loaded.sheet) == (hero.pk, hero.name, hero.sheet)
+    assert loaded.shout == hero.name.upper()
+    assert "kind" in loaded.get_deferred_fields()
+    with CaptureQueriesContext(connection) as queries:
+        assert loaded.kind == hero.kind  # a deferred field loads when asked for, as with raw()
+    assert len(queries) == 1
+
+
+def test_many_rows_and_none():
+    session, *_ = make_table(players=3)
+    sql = (f"SELECT * FROM {table(Character)} WHERE {column(Character, 'campaign')} = %s "
+           f"ORDER BY {column(Character, 'pk')}")
+    loaded = load(Character, sql, [session.campaign_id])
+    assert [c.pk for c in loaded] == [c.pk for c in Character.objects.raw(sql, [session.campaign_id])]
+    assert len(loaded) >= 3
+    assert load(Check, f"SELECT * FROM {table(Check)} WHERE {column(Check, 'pk')} = %s", [-1]) == []
+
+
+def test_a_statement_without_the_primary_key_is_refused():
+    _, _, seated, _ = make_table(players=2)
+    sql = f"SELECT {column(Character, 'name')} FROM {table(Character)} WHERE {column(Character, 'pk')} = %s"
+    with pytest.raises(FieldDoesNotExist):
+        load(Character, sql, [seated[0][1].pk])
+
+
+def test_each_run_reads_the_row_as_it_is_now():
+    _, _, seated, _ = make_table(players=2)
+    hero = seated[0][1]
+    sql = f"SELECT * FROM {table(Character)} WHERE {column(Character, 'pk')} = %s"
+    assert load(Character, sql, [hero.pk])[0].name == hero.name
+    Character.objects.filter(pk=hero.pk).update(name="Otro nombre")
+    assert load(Character, sql, [hero.pk])[0].name == "Otro nombre"
