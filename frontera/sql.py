@@ -56,7 +56,7 @@ class _Plan:
     (the backend's and the field's own, e.g. a JSON field's decoding), as ``RawQuerySet`` works
     them out on every run."""
 
-    __slots__ = ("init_names", "init_positions", "extras", "converters")
+    __slots__ = ("converters", "extras", "init_names", "init_positions")
 
     def __init__(self, model, columns: tuple[str, ...], db_connection):
         converter = db_connection.introspection.identifier_converter

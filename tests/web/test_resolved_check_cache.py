@@ -59,7 +59,7 @@ def test_every_viewer_gets_from_the_cache_what_a_fresh_rendering_gives(client):
 
 
 def test_a_resolved_check_is_rendered_once_and_an_open_one_every_time(client):
-    session, mayor, p1, p2, opposed, _ = _resolved_opposed()
+    session, mayor, p1, *_ = _resolved_opposed()
     caches["feed"].clear()
     first = _checks(client, mayor, session)
     assert [t.name for t in first.templates].count("play/_check.html") == 1
@@ -73,7 +73,7 @@ def test_a_resolved_check_is_rendered_once_and_an_open_one_every_time(client):
 
 
 def test_what_a_resolved_check_shows_is_shown_as_it_is_now(client):
-    session, mayor, p1, p2, opposed, _ = _resolved_opposed()
+    session, mayor, p1, *_ = _resolved_opposed()
     before = _checks(client, mayor, session).text
     hero = Character.objects.get(owner=p1, campaign=session.campaign)
     assert hero.name in before
