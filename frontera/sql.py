@@ -44,44 +44,61 @@ def column(model, field: str, *, qualified: bool = True) -> str:
     return f"{table(model)}.{name}" if qualified else name
 
 
-# Per connection (one per thread): {(model, sql, columns): _Plan}. A converter is a method of its
-# connection's operations, so plans are not shared between connections.
+def columns_as(model, prefix: str) -> str:
+    """Every column of ``model``'s table, each named ``<prefix>__<column>``: a related row that
+    :func:`load` makes into a model of its own (its ``related``)."""
+    quote = connection.ops.quote_name
+    return ", ".join(f"{table(model)}.{quote(field.column)} AS {quote(f'{prefix}__{field.column}')}"
+                     for field in model._meta.concrete_fields)
+
+
+# Per connection (one per thread): {(model, related, sql, columns): _Plan}. A converter is a method
+# of its connection's operations, so plans are not shared between connections.
 _plans: WeakKeyDictionary = WeakKeyDictionary()
 _plans_lock = threading.Lock()
 
 
 class _Plan:
-    """How the columns of one statement become a model: which are its fields (by attname, in the
-    order of the row), which are extra attributes, and the converters of each column that has any
-    (the backend's and the field's own, e.g. a JSON field's decoding), as ``RawQuerySet`` works
-    them out on every run."""
+    """How the columns of one statement become models, as ``RawQuerySet`` works it out on every run:
+    which columns fill which model's fields (by attname, in the model's order), which are extra
+    attributes, and the converters of each column that has any (the backend's and the field's own,
+    e.g. a JSON field's decoding)."""
 
-    __slots__ = ("converters", "extras", "init_names", "init_positions")
+    __slots__ = ("converters", "extras", "models")
 
-    def __init__(self, model, columns: tuple[str, ...], db_connection):
+    def __init__(self, model, related: tuple, columns: tuple[str, ...], db_connection):
         converter = db_connection.introspection.identifier_converter
-        position_of = {converter(name): position for position, name in enumerate(columns)}
-        # the fields in the model's order (``Model.from_db`` fills a partial row in that order)
-        selected = [(field, position_of[field.column]) for field in model._meta.concrete_fields
-                    if field.column in position_of]
-        self.init_names = [field.attname for field, _ in selected]
-        self.init_positions = [position for _, position in selected]
-        if any(pk.attname not in self.init_names for pk in model._meta.pk_fields):
-            raise FieldDoesNotExist("A statement loaded as models must include the primary key")
-        by_position = {position: field for field, position in selected}
-        fields = [by_position.get(position) for position in range(len(columns))]
-        self.extras = [(name, position) for position, (name, field) in enumerate(zip(columns, fields, strict=True))
-                       if field is None]
+        names = [converter(name) for name in columns]
+        fields = [None] * len(columns)
+        self.models = []  # (attribute or None for the row's own model, model, attnames, positions)
+        for attribute, each in ((None, model), *related):
+            prefix = "" if attribute is None else f"{attribute}__"
+            position_of = {name.removeprefix(prefix): position for position, name in enumerate(names)
+                           if name.startswith(prefix) and fields[position] is None
+                           and (prefix or "__" not in name)}
+            selected = [(field, position_of[field.column]) for field in each._meta.concrete_fields
+                        if field.column in position_of]
+            attnames = [field.attname for field, _ in selected]
+            if any(pk.attname not in attnames for pk in each._meta.pk_fields):
+                raise FieldDoesNotExist(f"A statement loaded as {each.__name__} must include its primary key")
+            for field, position in selected:
+                fields[position] = field
+            self.models.append((attribute, each, attnames, [position for _, position in selected]))
+        self.extras = [(name, position) for position, name in enumerate(columns) if fields[position] is None]
         compiler = db_connection.ops.compiler("SQLCompiler")(Query(model), db_connection, DEFAULT_DB_ALIAS)
         cols = [field.get_col(field.model._meta.db_table) if field is not None else None for field in fields]
         self.converters = list(compiler.get_converters(cols).items())
 
 
-def load(model, sql: str, params) -> list:
+def load(model, sql: str, params, *, related: dict | None = None) -> list:
     """``model`` instances for the rows of ``sql`` run with ``params`` on the default database, as
     ``model.objects.raw(sql, params)`` loads them: the columns named like the model's fields fill
     them (the primary key must be one; a field not selected is deferred), any other column becomes
-    an attribute of that name, and every value goes through its field's converters."""
+    an attribute of that name, and every value goes through its field's converters.
+
+    ``related`` (``{"prueba": Check}``) loads related rows in the same statement, as
+    ``select_related`` would: the columns named ``prueba__<column>`` (:func:`columns_as`) make a
+    ``Check`` that becomes the instance's ``prueba``."""
     db_connection = connections[DEFAULT_DB_ALIAS]
     with db_connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -91,9 +108,11 @@ def load(model, sql: str, params) -> list:
     if plans is None:
         with _plans_lock:
             plans = _plans.setdefault(db_connection, {})
-    plan = plans.get((model, sql, columns))
+    related = tuple(related.items()) if related else ()
+    key = (model, related, sql, columns)
+    plan = plans.get(key)
     if plan is None:
-        plan = plans[(model, sql, columns)] = _Plan(model, columns, db_connection)
+        plan = plans[key] = _Plan(model, related, columns, db_connection)
     loaded = []
     for values in found:
         if plan.converters:
@@ -103,7 +122,13 @@ def load(model, sql: str, params) -> list:
                 for converter in converters:
                     value = converter(value, expression, db_connection)
                 values[position] = value
-        instance = model.from_db(DEFAULT_DB_ALIAS, plan.init_names, [values[i] for i in plan.init_positions])
+        instance = None
+        for attribute, each, attnames, positions in plan.models:
+            made = each.from_db(DEFAULT_DB_ALIAS, attnames, [values[i] for i in positions])
+            if attribute is None:
+                instance = made
+            else:
+                setattr(instance, attribute, made)
         for name, position in plan.extras:
             setattr(instance, name, values[position])
         loaded.append(instance)

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from frontera.campaigns.models import Campaign
 from frontera.campaigns.permissions import role_sql
-from frontera.sql import column, load, table
+from frontera.sql import column, columns_as, load, table
 
 # the campaign's columns read with a session, in the model's order
 CAMPAIGN_READ = ("id", "name", "mayor_id")
@@ -172,6 +172,29 @@ class Check(TableRequest):
         return f"{self.kind} #{self.pk}"
 
 
+class ParticipantManager(models.Manager):
+    def with_check(self, pk: int, *, session_id: int | None = None):
+        """The participant ``pk`` with its check (``prueba``) and its character, or ``None`` (also if
+        its check is not of session ``session_id``, when given): what ``select_related("prueba",
+        "character")`` reads, in one statement loaded by :func:`frontera.sql.load`. A draw and a
+        choice read it in the view (who may act) and again under the session's lock (issue #11: the
+        queryset took ~0.4 ms to build for a ~0.05 ms statement)."""
+        character = self.model._meta.get_field("character").related_model
+        params = (pk,) if session_id is None else (pk, session_id)
+        found = load(self.model, _participant_sql(session_id is not None), params,
+                     related={"prueba": Check, "character": character})
+        return found[0] if found else None
+
+
+@cache
+def _participant_sql(in_session: bool) -> str:
+    character = Participant._meta.get_field("character").related_model
+    return (f"SELECT {table(Participant)}.*, {columns_as(Check, 'prueba')}, {columns_as(character, 'character')} "
+            f"FROM {table(Participant)} INNER JOIN {table(Check)} ON {column(Check, 'pk')} = {column(Participant, 'prueba')} "
+            f"INNER JOIN {table(character)} ON {column(character, 'pk')} = {column(Participant, 'character')} "
+            f"WHERE {column(Participant, 'pk')} = %s" + (f" AND {column(Check, 'session')} = %s" if in_session else ""))
+
+
 class Participant(models.Model):
     """One character in a check: what it draws for, the cards drawn, the card played, the outcome.
 
@@ -192,6 +215,8 @@ class Participant(models.Model):
     played = models.CharField(max_length=10, blank=True)
     declared = models.CharField(max_length=1, blank=True)
     outcome = models.CharField(max_length=10, blank=True)
+
+    objects = ParticipantManager()
 
     class Meta:
         ordering = ["pk"]

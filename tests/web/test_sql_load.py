@@ -9,7 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from frontera.characters.models import Character
-from frontera.play.models import Check, GameSession
+from frontera.play.models import Check, GameSession, Participant
+from frontera.play.services.checks import check_request
 from frontera.sql import column, load, table
 from tests.factories import make_table
 
@@ -72,3 +73,24 @@ def test_each_run_reads_the_row_as_it_is_now():
     assert load(Character, sql, [hero.pk])[0].name == hero.name
     Character.objects.filter(pk=hero.pk).update(name="Otro nombre")
     assert load(Character, sql, [hero.pk])[0].name == "Otro nombre"
+
+
+def test_related_rows_load_as_select_related_loads_them():
+    session, mayor, seated, _ = make_table(players=2)
+    hero = seated[0][1]
+    prueba = check_request(session=session, by=mayor, characters=[hero], trait="manos", label="Saltar la cerca")
+    part = prueba.participants.get()
+    with CaptureQueriesContext(connection) as queries:
+        loaded = Participant.objects.with_check(part.pk)
+        assert loaded.prueba.label == "Saltar la cerca" and loaded.character.name == hero.name
+        assert loaded.prueba.session_id == session.pk and loaded.character.owner_id == seated[0][0].pk
+    assert len(queries) == 1  # one statement, the check and the character with it
+    expected = Participant.objects.select_related("prueba", "character").get(pk=part.pk)
+    assert _fields(loaded) == _fields(expected)
+    assert _fields(loaded.prueba) == _fields(expected.prueba)  # converters too: a datetime, a JSON field
+    assert isinstance(loaded.prueba.created_at, datetime.datetime) and loaded.prueba.created_at == prueba.created_at
+    assert _fields(loaded.character) == _fields(expected.character)
+    assert Participant.objects.with_check(part.pk, session_id=session.pk).pk == part.pk
+    other, *_ = make_table(players=1)
+    assert Participant.objects.with_check(part.pk, session_id=other.pk) is None  # not of that session
+    assert Participant.objects.with_check(-1) is None

@@ -240,7 +240,9 @@ def _lock_participant(participant: Participant) -> tuple[GameSession, Participan
     else:
         session_id = Check.objects.filter(pk=participant.prueba_id).values_list("session_id", flat=True).get()
     session = lock_session(GameSession(pk=session_id))
-    locked = Participant.objects.select_related("prueba", "character").get(pk=participant.pk)
+    locked = Participant.objects.with_check(participant.pk)
+    if locked is None:
+        raise Participant.DoesNotExist
     return session, locked
 
 

@@ -51,17 +51,13 @@ def opposed_new(request, pk: int):
     return done(request, session)
 
 
-# What the view reads of a participant: enough to refuse a stranger. The service reads the whole row,
-# its check and its character again under the session's lock.
-_WHO_MAY_ACT = ("prueba", "prueba__session", "character", "character__owner", "character__campaign")
-
-
 def _participant_for(request, pk: int, participant_id: int) -> tuple[GameSession, Participant]:
+    """The session and the participant, with its check and character, if ``request.user`` may act
+    for it; 404 otherwise. The service reads them again under the session's lock."""
     session = session_for(request.user, pk)
-    participant = get_object_or_404(
-        Participant.objects.select_related("prueba", "character").only(*_WHO_MAY_ACT),
-        pk=participant_id, prueba__session=session,
-    )
+    participant = Participant.objects.with_check(participant_id, session_id=session.pk)
+    if participant is None:
+        raise Http404
     participant.character.campaign = session.campaign  # a participant's character is of the session's campaign
     if not can_act_for(request.user, participant.character):
         raise Http404
