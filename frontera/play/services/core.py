@@ -21,6 +21,7 @@ import random
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from django.db import connection
 from django.db.models import Max
@@ -38,6 +39,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 from frontera.rules.tracks import TRACK_NAMES
+from frontera.sql import column, load, table
 
 E_SESSION_ENDED = _("This session has ended.")
 E_NOT_PROTAGONIST = _("%(name)s is not a protagonist of this campaign.")
@@ -187,7 +189,16 @@ def lock_for_request(session: GameSession, model, request_key: str):
     locked = lock_session(session)
     if not request_key:
         return locked, None
-    return locked, model.objects.filter(session=locked, request_key=request_key).first()
+    found = load(model, _by_request_key_sql(model), (locked.pk, request_key))
+    return locked, found[0] if found else None
+
+
+@cache
+def _by_request_key_sql(model) -> str:
+    """What a form's key made in a session (:func:`frontera.sql.load`: the queryset took ~0.3 ms to
+    build, on every action made from a form)."""
+    return (f"SELECT * FROM {table(model)} WHERE {column(model, 'session')} = %s "
+            f"AND {column(model, 'request_key')} = %s ORDER BY {column(model, 'pk')} LIMIT 1")
 
 
 def first_submission(session: GameSession, request_key: str) -> bool:
