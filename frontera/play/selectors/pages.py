@@ -25,6 +25,7 @@ from frontera.play.selectors.core import (
     seat_row,
     session_feed,
     session_version,
+    stamp_version,
     viewer_for,
     zones_view,
 )
@@ -64,8 +65,13 @@ def _base(
     if _wants(regions, "feed"):
         context["feed"] = session_feed(session)
     if regions is None:  # the whole page: the version its stream starts from
-        context["version"] = session_version(session.pk)
+        context["version"] = _last_event(session, snapshot)
     return context, state, seen
+
+
+def _last_event(session: GameSession, snapshot: Snapshot | None) -> int:
+    """The session's latest event: the one the snapshot was read after, if there is one."""
+    return stamp_version(snapshot.stamp) if snapshot is not None else session_version(session.pk)
 
 
 def callable_characters(session: GameSession) -> list[tuple[int, str]]:
@@ -145,7 +151,7 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None,
             mayor_seat=seat_row(seen, MAYOR_SEAT),
             callable_characters=[(s.character_id, s.character.name) for s in seats]
             + [(c.pk, c.name) for c in npcs],
-            undo=_undo_row(session, context.get("version")),
+            undo=_undo_row(session, _last_event(session, snapshot)),
         )
     if _wants(regions, "checks"):
         open_checks, recent = _checks(session, snapshot, withdrawals=True)
