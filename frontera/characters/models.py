@@ -29,6 +29,14 @@ class CharacterManager(models.Manager):
         sql = f"SELECT * FROM {table(self.model)} WHERE {column(self.model, 'pk')} IN ({marks})"
         return {character.pk: character for character in load(self.model, sql, ids)}
 
+    def of_campaign(self, campaign_id: int) -> list:
+        """Every character of a campaign by kind and name, in one statement loaded by
+        :func:`frontera.sql.load` (the Mayor's board reads it on every rendering; issue #11)."""
+        model = self.model
+        sql = (f"SELECT * FROM {table(model)} WHERE {column(model, 'campaign')} = %s "
+               f"ORDER BY {column(model, 'kind')}, {column(model, 'name')}, {column(model, 'pk')}")
+        return load(model, sql, (campaign_id,))
+
 
 class Character(models.Model):
     class Kind(models.TextChoices):

@@ -105,12 +105,36 @@ def seat_key(character_id: int) -> str:
     return f"c{character_id}"
 
 
+class SeatManager(models.Manager):
+    def at(self, session_id: int, *, owner_id: int | None = None) -> list:
+        """The seats of a session in their order (of ``owner_id``'s characters only, when given),
+        each with its character and its player's username (``player``): what the pages read with
+        ``select_related``, in one statement loaded by :func:`frontera.sql.load` (issue #11)."""
+        character = self.model._meta.get_field("character").related_model
+        params = (session_id,) if owner_id is None else (session_id, owner_id)
+        return load(self.model, _seats_sql(owner_id is not None), params, related={"character": character})
+
+
+@cache
+def _seats_sql(of_owner: bool) -> str:
+    character = Seat._meta.get_field("character").related_model
+    user = character._meta.get_field("owner").related_model
+    return (f"SELECT {table(Seat)}.*, {columns_as(character, 'character')}, "
+            f"{column(user, user.USERNAME_FIELD)} AS player FROM {table(Seat)} "
+            f"INNER JOIN {table(character)} ON {column(character, 'pk')} = {column(Seat, 'character')} "
+            f"INNER JOIN {table(user)} ON {column(user, 'pk')} = {column(character, 'owner')} "
+            f"WHERE {column(Seat, 'session')} = %s" + (f" AND {column(character, 'owner')} = %s" if of_owner else "")
+            + f" ORDER BY {column(Seat, 'pk')}")
+
+
 class Seat(models.Model):
     """A protagonist present at the session: a seat with its own deck in the engine."""
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seats")
     character = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="seats")
     joined_late = models.BooleanField(default=False)
+
+    objects = SeatManager()
 
     class Meta:
         ordering = ["pk"]

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from frontera.characters.models import Character
-from frontera.play.models import Check, GameSession, Participant
+from frontera.play.models import Check, GameSession, Participant, Seat
 from frontera.play.services.checks import check_request
 from frontera.sql import column, load, table
 from tests.factories import make_table
@@ -94,3 +94,19 @@ def test_related_rows_load_as_select_related_loads_them():
     other, *_ = make_table(players=1)
     assert Participant.objects.with_check(part.pk, session_id=other.pk) is None  # not of that session
     assert Participant.objects.with_check(-1) is None
+
+
+def test_the_seats_and_characters_the_board_reads_are_those_the_orm_reads():
+    session, mayor, seated, minions = make_table(players=3, minions=2)
+    seats = Seat.objects.at(session.pk)
+    expected = list(Seat.objects.filter(session=session).select_related("character__owner"))
+    assert [s.pk for s in seats] == [s.pk for s in expected]
+    assert [s.player for s in seats] == [s.character.owner.get_username() for s in expected]
+    assert [_fields(s.character) for s in seats] == [_fields(s.character) for s in expected]
+    player, hero = seated[1]
+    assert [s.character_id for s in Seat.objects.at(session.pk, owner_id=player.pk)] == [hero.pk]
+    assert Seat.objects.at(session.pk, owner_id=mayor.pk) == []
+    everyone = Character.objects.of_campaign(session.campaign_id)
+    assert [c.pk for c in everyone] == list(Character.objects.filter(campaign=session.campaign)
+                                            .order_by("kind", "name", "pk").values_list("pk", flat=True))
+    assert {c.pk for c in everyone} == {h.pk for _, h in seated} | {m.pk for m in minions}

@@ -4,8 +4,9 @@ defaults of a fighter's declaration and the weapons each duellist carries."""
 from __future__ import annotations
 
 import uuid
+from functools import cache
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext
 
 from frontera import glossary
 from frontera.characters.models import CatalogueItem, Character
@@ -17,6 +18,7 @@ from frontera.play.services.death import DEATH_ROLL_TURNS
 from frontera.rules import combat as rules_combat
 from frontera.rules.cards import Card
 from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES
+from frontera.sql import column, load, table
 
 
 def _situation(decl: dict) -> str:
@@ -37,16 +39,25 @@ def _death_turns_left(session: GameSession, combat: CombatRound, character_id: i
     return max(0, DEATH_ROLL_TURNS - (combat.turn - record["turn"]))
 
 
+@cache
+def _open_fight_sql() -> str:
+    """The session's open fight (:func:`frontera.sql.load`: every page and the answer to every action
+    of a fight ask; the queryset took ~0.3 ms to build; issue #11)."""
+    return (f"SELECT * FROM {table(CombatRound)} WHERE {column(CombatRound, 'session')} = %s "
+            f"AND {column(CombatRound, 'status')} = %s ORDER BY {column(CombatRound, 'pk')} DESC LIMIT 1")
+
+
 def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
     """The open fight as this viewer may see it: declarations are public; a hand is seen by its
     holder only (the player, or the Mayor for NPCs and minions and for a hand he drew for a player); chosen cards by their holder until
     the one reveal, then by everyone; unchosen cards never (FR-CMB-1)."""
-    combat = CombatRound.objects.filter(session=session, status=CombatRound.Status.OPEN).first()
-    if combat is None:
+    found = load(CombatRound, _open_fight_sql(), (session.pk, CombatRound.Status.OPEN))
+    if not found:
         return None
+    combat = found[0]
     state = combat.state
     ids = [int(key[1:]) for key in state["combatants"]]
-    characters = Character.objects.in_bulk(ids)
+    characters = Character.objects.by_id(ids)
     names = {combat_key(pk): c.name for pk, c in characters.items()}
     revealed = bool(state.get("revealed"))
     phase = rules_combat.phase(state)

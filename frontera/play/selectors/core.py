@@ -30,7 +30,7 @@ from frontera.rules import characters as rules_characters
 from frontera.rules import session as rules_session
 from frontera.rules.cards import SUIT_SYMBOL, SUITS, Card
 from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES, SOBRIETY_NAMES, draw_penalty, incapacity
-from frontera.sql import column, rows, table
+from frontera.sql import column, load, rows, table
 
 FEED_LENGTH = 25
 # each kind's label (lazy: translated when read); Character.get_kind_display() rebuilds the field's
@@ -152,9 +152,17 @@ class FeedLine:
 def session_feed(session: GameSession, limit: int = FEED_LENGTH) -> list[FeedLine]:
     """The latest rule decisions, explained. They never name a hidden card (the services only put
     public facts in them); card movements stay in the log, redacted per viewer by ``seen_by``."""
-    events = (SessionEvent.objects.filter(session=session, kind=SessionEvent.Kind.DECISION).order_by("-pk")
-              .values_list("pk", "created_at", "message", "params", "rules")[:limit])
-    return [FeedLine(*event) for event in events]
+    events = load(SessionEvent, _feed_sql(), (session.pk, SessionEvent.Kind.DECISION, limit))
+    return [FeedLine(e.pk, e.created_at, e.message, e.params, e.rules) for e in events]
+
+
+@cache
+def _feed_sql() -> str:
+    """The latest decisions of a session (:func:`frontera.sql.load`: every page and refetch of the
+    feed asks; the queryset took ~0.4 ms to build; issue #11)."""
+    picked = ", ".join(column(SessionEvent, name) for name in ("pk", "created_at", "message", "params", "rules"))
+    return (f"SELECT {picked} FROM {table(SessionEvent)} WHERE {column(SessionEvent, 'session')} = %s "
+            f"AND {column(SessionEvent, 'kind')} = %s ORDER BY {column(SessionEvent, 'pk')} DESC LIMIT %s")
 
 
 def card_view(uid: str, declared: str = "") -> dict:

@@ -126,10 +126,10 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None,
     assert viewer.is_mayor, "the dashboard is the Mayor's"
     context, state, seen = _base(session, viewer, regions, "board", snapshot)
     if _wants(regions, "board"):
-        seats = list(Seat.objects.filter(session=session).select_related("character__owner"))
+        seats = Seat.objects.at(session.pk)
         seated = {s.character_id for s in seats}
         # one query for the NPCs and minions and the protagonists not seated, each in the database's order
-        everyone = list(Character.objects.filter(campaign=session.campaign).order_by("kind", "name"))
+        everyone = Character.objects.of_campaign(session.campaign_id)
         npcs = [c for c in everyone if c.kind != Character.Kind.PROTAGONIST]
         absent = [c for c in everyone if c.kind == Character.Kind.PROTAGONIST and c.pk not in seated]
         protagonists = []
@@ -137,7 +137,7 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None,
         tap_labels = tap_labels_for()
         for s in seats:
             row = character_row(s.character)
-            row.update(player=s.character.owner.get_username(), seat=seat_row(seen, s.key))
+            row.update(player=s.player, seat=seat_row(seen, s.key))
             row["treated"] = str(row["pk"]) in treated
             row["tap_labels"] = tap_labels(row["name"])
             protagonists.append(row)
@@ -193,10 +193,7 @@ def phone_view(session: GameSession, user, regions: set[str] | None = None, snap
     context, state, seen = _base(session, viewer, regions, "me", snapshot)
     if _wants(regions, "me"):
         mine = []
-        seats = list(
-            Seat.objects.filter(session=session, character__owner=user)
-            .select_related("character").order_by("pk")
-        )
+        seats = Seat.objects.at(session.pk, owner_id=user.pk)
         owner_sees = rules_session.owner_sees_deck(state)
         for s in seats:
             row = character_row(s.character)
