@@ -75,19 +75,12 @@ def session_page(request, pk: int):
             raise Http404
         if fragment == "feed":
             return HttpResponse(_feed(request, session, runs_it=runs_it))
-        template, context = page_context(request, session, {fragment}, snapshot=_snapshot(session))
+        # a page asked by the person (a reload, a fragment) reads everything afresh: a snapshot is
+        # kept per event, and a renamed character, say, makes none
+        template, context = page_context(request, session, {fragment})
         return render(request, f"{template}#{fragment}", context)
-    template, context = page_context(request, session, snapshot=_snapshot(session))
+    template, context = page_context(request, session)
     return render(request, template, context)
-
-
-def _snapshot(session):
-    """What every page of the session's latest state reads alike (:mod:`frontera.play.selectors.snapshot`),
-    most often read already by the action or the refetches of that state; ``session`` takes the
-    row's fields as the snapshot read them (as new as its stamp, like everything built from it)."""
-    snapshot = session_snapshot(session, feed_stamp(session.pk))
-    snapshot.refresh(session)
-    return snapshot
 
 
 def _regions(request, session, names: str) -> HttpResponse:
