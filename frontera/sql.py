@@ -16,11 +16,13 @@ would follow Django's aliases), so a queryset annotated with one must not be nes
 query of the same table; and :func:`rows` runs on the default database, past any router.
 """
 
+import functools
 import threading
 from weakref import WeakKeyDictionary
 
 from django.core.exceptions import FieldDoesNotExist
 from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.models.fields import AutoFieldMixin
 from django.db.models.sql import Query
 
 
@@ -133,3 +135,74 @@ def load(model, sql: str, params, *, related: dict | None = None) -> list:
             setattr(instance, name, values[position])
         loaded.append(instance)
     return loaded
+
+
+INSERT_BATCH = 50
+
+
+def insert(objs: list) -> list:
+    """``bulk_create(objs)`` for new rows of one model (an action's check, participants, log lines):
+    one ``INSERT … RETURNING`` whose SQL is built once per model and number of rows, every value
+    prepared by its field as ``bulk_create`` prepares it (an ``auto_now_add`` time, a JSON value);
+    each object gets its primary key. No signal is sent, as with ``bulk_create``.
+
+    Issue #11: building the ORM's INSERT took ~0.3-0.5 ms an action, before its commit."""
+    if not objs:
+        return objs
+    model = type(objs[0])
+    db_connection = connections[DEFAULT_DB_ALIAS]
+    if not db_connection.features.can_return_rows_from_bulk_insert:
+        return model._default_manager.bulk_create(objs)
+    if len(objs) > INSERT_BATCH:  # within every database's limit of bound values a statement
+        return insert(objs[:INSERT_BATCH]) + insert(objs[INSERT_BATCH:])
+    sql, fields = _insert_sql(model, len(objs), db_connection.vendor)
+    params = []
+    for obj in objs:
+        obj._prepare_related_fields_for_save(operation_name="insert")
+        params += [field.get_db_prep_save(field.pre_save(obj, True), db_connection) for field in fields]
+    with db_connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        keys = [row[0] for row in cursor.fetchall()]
+    pk = model._meta.pk  # an auto field: the integer as the database returns it
+    for obj, key in zip(objs, keys, strict=True):
+        setattr(obj, pk.attname, key)
+        obj._state.adding = False
+        obj._state.db = DEFAULT_DB_ALIAS
+    return objs
+
+
+@functools.cache
+def _insert_sql(model, count: int, vendor: str) -> tuple[str, list]:
+    meta = model._meta
+    assert isinstance(meta.pk, AutoFieldMixin), "insert() is for models whose key the database makes"
+    fields = [field for field in meta.concrete_fields if field is not meta.pk]
+    quote = connection.ops.quote_name
+    row = f"({', '.join(['%s'] * len(fields))})"
+    sql = (f"INSERT INTO {table(model)} ({', '.join(quote(field.column) for field in fields)}) "
+           f"VALUES {', '.join([row] * count)} RETURNING {quote(meta.pk.column)}")
+    return sql, fields
+
+
+def update(instance, fields: tuple[str, ...]) -> None:
+    """``instance.save(update_fields=fields)`` for a row that exists: one ``UPDATE`` whose SQL is
+    built once per model and fields, every value prepared by its field as ``save`` prepares it. No
+    signal is sent (no receiver listens to the session's models).
+
+    Issue #11: building the ORM's UPDATE took ~0.2-0.3 ms each, two or three times an action."""
+    model = type(instance)
+    db_connection = connections[DEFAULT_DB_ALIAS]
+    sql, prepared = _update_sql(model, tuple(fields), db_connection.vendor)
+    params = [field.get_db_prep_save(field.pre_save(instance, False), db_connection) for field in prepared]
+    with db_connection.cursor() as cursor:
+        cursor.execute(sql, [*params, instance.pk])
+        if cursor.rowcount != 1:
+            raise model.DoesNotExist(f"{model.__name__} {instance.pk} is not there to update")
+
+
+@functools.cache
+def _update_sql(model, fields: tuple[str, ...], vendor: str) -> tuple[str, list]:
+    meta = model._meta
+    prepared = [meta.get_field(name) for name in fields]
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in prepared)
+    return f"UPDATE {table(model)} SET {assignments} WHERE {quote(meta.pk.column)} = %s", prepared

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from frontera.characters.models import Character
 from frontera.play.models import Check, GameSession, Participant, Seat
 from frontera.play.services.checks import check_request
-from frontera.sql import column, load, table
+from frontera.sql import INSERT_BATCH, column, insert, load, table, update
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db
@@ -110,3 +110,29 @@ def test_the_seats_and_characters_the_board_reads_are_those_the_orm_reads():
     assert [c.pk for c in everyone] == list(Character.objects.filter(campaign=session.campaign)
                                             .order_by("kind", "name", "pk").values_list("pk", flat=True))
     assert {c.pk for c in everyone} == {h.pk for _, h in seated} | {m.pk for m in minions}
+
+
+def test_insert_and_update_write_what_the_orm_writes():
+    session, mayor, seated, _ = make_table(players=2)
+    hero = seated[0][1]
+    made = insert([Check(session=session, kind="trait", label_msg={"_msg": "x", "n": 1}, request_key="k1",
+                         created_by=mayor),
+                   Check(session=session, kind="opposed", difficulty=7, created_by=mayor)])
+    assert all(c.pk and not c._state.adding for c in made) and made[0].pk < made[1].pk
+    assert isinstance(made[0].created_at, datetime.datetime)  # auto_now_add, as the ORM fills it
+    again = {c.pk: c for c in Check.objects.filter(pk__in=[c.pk for c in made])}
+    assert again[made[0].pk].label_msg == {"_msg": "x", "n": 1} and again[made[0].pk].request_key == "k1"
+    assert again[made[1].pk].difficulty == 7 and again[made[1].pk].created_at == made[1].created_at
+    [part] = insert([Participant(prueba=made[0], character=hero, seat="k1", trait="manos", cards=3)])
+    assert Participant.objects.get(pk=part.pk).drawn == []  # the field's default, as JSON
+    part.drawn, part.status = ["AS", "2H"], "drawn"
+    update(part, ("drawn", "status"))
+    stored = Participant.objects.get(pk=part.pk)
+    assert (stored.drawn, stored.status, stored.cards) == (["AS", "2H"], "drawn", 3)
+    many = insert([Participant(prueba=made[1], character=hero, seat="k1", trait="manos", cards=n)
+                   for n in range(INSERT_BATCH + 3)])  # past one statement's batch
+    assert [p.cards for p in Participant.objects.filter(prueba=made[1]).order_by("pk")] == list(range(INSERT_BATCH + 3))
+    assert [p.pk for p in many] == sorted(p.pk for p in many)
+    part.pk = -1
+    with pytest.raises(Participant.DoesNotExist):
+        update(part, ("status",))

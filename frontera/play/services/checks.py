@@ -51,6 +51,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import TRAIT_SUIT, TRAITS, Card, check_trait
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 from frontera.rules.tracks import draw_penalty
+from frontera.sql import insert, update
 
 # --- follow-ups ---------------------------------------------------------------------------------
 # Some table actions start a check and settle when it resolves: a banca's attempt to leave and
@@ -155,17 +156,17 @@ def create_check(
             rows.append((entry, seat, count, breakdown, achispado))
     except RulesError as err:
         raise SessionError(rules_message(err)) from err
-    prueba = Check.objects.create(
+    [prueba] = insert([Check(
         session=session, kind=kind, difficulty=difficulty, label="" if isinstance(label, dict) else label[:120],
         label_msg=label if isinstance(label, dict) else {}, request_key=request_key, created_by=by,
-    )
+    )])
+    participants = insert([Participant(
+        prueba=prueba, character=entry.character, seat=seat, trait=entry.trait, skill=entry.skill,
+        modifier=entry.modifier, cards=count, achispado_card=achispado or "",
+    ) for entry, seat, count, breakdown, achispado in rows])
     log = EventLog(session, by, [])
     statuses = []
-    for entry, seat, count, breakdown, achispado in rows:
-        participant = Participant.objects.create(
-            prueba=prueba, character=entry.character, seat=seat, trait=entry.trait, skill=entry.skill,
-            modifier=entry.modifier, cards=count, achispado_card=achispado or "",
-        )
+    for participant, (entry, _seat, count, breakdown, achispado) in zip(participants, rows, strict=True):
         what = check_what(entry.trait, entry.skill)
         if achispado:
             log.decide(
@@ -183,7 +184,7 @@ def create_check(
         if count <= 0:
             participant.status = Check.Status.RESOLVED if kind == Check.Kind.TRAIT else Check.Status.CHOSEN
             participant.outcome = "failure" if kind == Check.Kind.TRAIT else ""
-            participant.save(update_fields=["status", "outcome"])
+            update(participant, ("status", "outcome"))
             log.decide(gettext_noop("%(who)s would draw no card: automatic failure."), rules=["FR-CHK-1"],
                        prueba=prueba, who=entry.character.name)
         statuses.append(participant.status)
@@ -286,7 +287,7 @@ def check_draw(*, participant: Participant, by) -> Participant:
         _close_without_card(participant, log)
     save_state(session, state)
     log.cards(events, before, state, prueba=prueba)
-    participant.save(update_fields=["drawn", "drawn_by", "status", "outcome"])
+    update(participant, ("drawn", "drawn_by", "status", "outcome"))
     log.regions = {CHECKS, FEED, *CARDS_AND_TRACKS}
     log.flush()
     _refresh_check(prueba, session, by)
@@ -389,7 +390,7 @@ def check_choose(*, participant: Participant, by, card: str, suit: str = "") -> 
         participant.status = Check.Status.CHOSEN
         log.decide(gettext_noop("%(who)s has chosen a card, face down until everyone reveals."),
                    rules=["FR-OPP-1"], prueba=prueba, who=participant.character.name)
-    participant.save(update_fields=["played", "declared", "status", "outcome"])
+    update(participant, ("played", "declared", "status", "outcome"))
     log.flush()
     _refresh_check(prueba, session, by)
     return participant
@@ -458,7 +459,7 @@ def _refresh_check(prueba: Check, session: GameSession, by, statuses: Sequence[s
             follow_up(session, prueba, by)
     if prueba.status != lowest:
         prueba.status = lowest
-        prueba.save(update_fields=["status"])
+        update(prueba, ("status",))
 
 
 TRAIT_CHOICES = glossary.choices("trait", TRAITS)

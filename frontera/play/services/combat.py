@@ -59,6 +59,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 from frontera.rules.tracks import draw_penalty
+from frontera.sql import update
 
 # The decisions that delimit a fight and its turns (the history reads fights from them).
 FIGHT_BEGINS = gettext_noop("A fight begins: %(sides)s. NPCs declare and draw first; everyone chooses in secret.")
@@ -254,7 +255,7 @@ def combat_declare(*, combat: CombatRound, by, character: Character, technique: 
     except RulesError as err:
         raise SessionError(_combat_message(err, combat)) from err
     combat.state = state
-    combat.save(update_fields=["state"])
+    update(combat, ("state",))
     log = EventLog(session, by, [])
     decl = state["declarations"][key]
     spec = combat.state["combatants"][key]
@@ -340,7 +341,7 @@ def combat_draw(*, combat: CombatRound, by, character: Character) -> CombatRound
     combat.state = round_state
     if character.kind == Character.Kind.PROTAGONIST and not plays_own_seat(session, by, seat_key(character.pk)):
         combat.drawn_by = {**combat.drawn_by, key: by.pk}  # the Mayor drew for the player: he holds it too
-    combat.save(update_fields=["state", "drawn_by"])
+    update(combat, ("state", "drawn_by"))
     log = EventLog(session, by, [])
     explain_moves(log, events, None)
     log.cards(events, before, state)
@@ -398,7 +399,7 @@ def combat_choose(*, combat: CombatRound, by, character: Character, cards: Seque
     except RulesError as err:
         raise SessionError(_combat_message(err, combat)) from err
     combat.state = state
-    combat.save(update_fields=["state"])
+    update(combat, ("state",))
     log = EventLog(session, by, [])
     log.decide(gettext_noop("%(who)s has locked in, face down."), rules=["FR-CMB-1"], who=character.name)
     log.regions = {COMBAT, FEED}  # the reveal below, if it comes, publishes every region
@@ -418,7 +419,7 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by) -> None:
         # a fighter whose sheet lets them act again has neither declared nor chosen: the turn
         # waits for them (ruling 3), as it would have after the Mayor's track change
         combat.state = loaded
-        combat.save(update_fields=["state"])
+        update(combat, ("state",))
         log.flush()
         return
     try:
@@ -442,7 +443,7 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by) -> None:
         moves += more
     save_state(session, deck_state)
     combat.state = state
-    combat.save(update_fields=["state"])
+    update(combat, ("state",))
     log.cards(moves, before, deck_state)
     for rec in state["result"]["plays"]:
         params = {k: (names.get(v, v) if k == "target" else v) for k, v in rec["explain"]["params"].items()}

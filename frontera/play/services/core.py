@@ -39,7 +39,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 from frontera.rules.tracks import TRACK_NAMES
-from frontera.sql import column, load, table
+from frontera.sql import column, insert, load, table, update
 
 E_SESSION_ENDED = _("This session has ended.")
 E_NOT_PROTAGONIST = _("%(name)s is not a protagonist of this campaign.")
@@ -149,7 +149,7 @@ class EventLog:
             )
 
     def flush(self) -> None:
-        created = SessionEvent.objects.bulk_create(self.rows)
+        created = insert(self.rows)
         last = max((e.pk for e in created if e.pk), default=None)
         if last is None:  # backends without RETURNING ids
             last = SessionEvent.objects.filter(session=self.session).aggregate(m=Max("pk"))["m"]
@@ -222,7 +222,7 @@ def save_state(session: GameSession, state: rules_session.Session) -> None:
     session.state = state.to_json()
     session.phase = state.phase
     session.decks = state.decks
-    session.save(update_fields=["state", "phase", "decks"])
+    update(session, ("state", "phase", "decks"))
 
 
 def explain_moves(log: EventLog, events: list[dict], prueba: Check | None) -> None:
