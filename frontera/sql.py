@@ -72,7 +72,8 @@ class _Plan:
         converter = db_connection.introspection.identifier_converter
         names = [converter(name) for name in columns]
         fields = [None] * len(columns)
-        self.models = []  # (attribute or None for the row's own model, model, attnames, positions)
+        # (attribute, or None for the row's own model; the model; its attnames; their positions; its key's)
+        self.models = []
         for attribute, each in ((None, model), *related):
             prefix = "" if attribute is None else f"{attribute}__"
             position_of = {name.removeprefix(prefix): position for position, name in enumerate(names)
@@ -85,7 +86,8 @@ class _Plan:
                 raise FieldDoesNotExist(f"A statement loaded as {each.__name__} must include its primary key")
             for field, position in selected:
                 fields[position] = field
-            self.models.append((attribute, each, attnames, [position for _, position in selected]))
+            positions = [position for _, position in selected]
+            self.models.append((attribute, each, attnames, positions, positions[attnames.index(each._meta.pk.attname)]))
         self.extras = [(name, position) for position, name in enumerate(columns) if fields[position] is None]
         compiler = db_connection.ops.compiler("SQLCompiler")(Query(model), db_connection, DEFAULT_DB_ALIAS)
         cols = [field.get_col(field.model._meta.db_table) if field is not None else None for field in fields]
@@ -100,7 +102,8 @@ def load(model, sql: str, params, *, related: dict | None = None) -> list:
 
     ``related`` (``{"prueba": Check}``) loads related rows in the same statement, as
     ``select_related`` would: the columns named ``prueba__<column>`` (:func:`columns_as`) make a
-    ``Check`` that becomes the instance's ``prueba``."""
+    ``Check`` that becomes the instance's ``prueba`` (``None`` where its key is NULL: an outer join
+    that found none)."""
     db_connection = connections[DEFAULT_DB_ALIAS]
     with db_connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -125,12 +128,12 @@ def load(model, sql: str, params, *, related: dict | None = None) -> list:
                     value = converter(value, expression, db_connection)
                 values[position] = value
         instance = None
-        for attribute, each, attnames, positions in plan.models:
-            made = each.from_db(DEFAULT_DB_ALIAS, attnames, [values[i] for i in positions])
+        for attribute, each, attnames, positions, key in plan.models:
             if attribute is None:
-                instance = made
-            else:
-                setattr(instance, attribute, made)
+                instance = each.from_db(DEFAULT_DB_ALIAS, attnames, [values[i] for i in positions])
+            else:  # no related row (an outer join's NULLs): None, as select_related gives
+                setattr(instance, attribute, None if values[key] is None else
+                        each.from_db(DEFAULT_DB_ALIAS, attnames, [values[i] for i in positions]))
         for name, position in plan.extras:
             setattr(instance, name, values[position])
         loaded.append(instance)

@@ -10,7 +10,9 @@ from django.test.utils import CaptureQueriesContext
 
 from frontera.characters.models import Character
 from frontera.play.models import Check, GameSession, Participant, Seat
+from frontera.play.selectors.gambling import open_gambles
 from frontera.play.services.checks import check_request
+from frontera.play.services.gambling import banca_begin, banca_deal, banca_try_stop
 from frontera.sql import INSERT_BATCH, column, insert, load, table, update
 from tests.factories import make_table
 
@@ -136,3 +138,15 @@ def test_insert_and_update_write_what_the_orm_writes():
     part.pk = -1
     with pytest.raises(Participant.DoesNotExist):
         update(part, ("status",))
+
+
+def test_an_outer_join_that_finds_no_related_row_gives_none():
+    session, mayor, seated, _ = make_table(players=2)
+    player, hero = seated[0]
+    banca = banca_begin(session=session, by=mayor, character=hero)  # no check yet
+    [loaded], characters = open_gambles(session)
+    assert loaded.pk == banca.pk and loaded.prueba is None and hero.pk in characters
+    banca_deal(gamble=banca, by=mayor)
+    stop = banca_try_stop(gamble=banca, by=player)  # the attempt to leave is a check of the banca's
+    [loaded], _ = open_gambles(session)
+    assert loaded.prueba.pk == stop.pk and _fields(loaded.prueba) == _fields(Check.objects.get(pk=stop.pk))

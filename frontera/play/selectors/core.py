@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from functools import cache, cached_property
 
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -85,7 +84,14 @@ def unseen_cards(state: rules_session.Session, seen: frozenset[str]) -> list[str
 
 def session_version(session_id: int) -> int:
     """The live-bus version of a session: its latest event id (0 if none)."""
-    return SessionEvent.objects.filter(session_id=session_id).aggregate(m=Max("pk"))["m"] or 0
+    latest = rows(_latest_id_sql(), (session_id,))
+    return latest[0][0] if latest else 0
+
+
+@cache
+def _latest_id_sql() -> str:
+    """The latest event's id (every whole page asks; the aggregate took ~0.4 ms to build)."""
+    return _latest_event(column(SessionEvent, "pk", qualified=False), "%s")
 
 
 def feed_stamp(session_id: int) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.utils.translation import gettext, gettext_noop
 
 from frontera.play.models import MAYOR_SEAT, Exchange, GameSession, seat_key
@@ -9,6 +11,7 @@ from frontera.play.selectors.core import Viewer, card_view, render_message
 from frontera.play.services.exchanges import EXCHANGE_RULES, exchange_choices
 from frontera.rules import exchanges as rules_exchanges
 from frontera.rules.errors import RulesError
+from frontera.sql import column, load, table
 
 EXCHANGE_HINTS = {
     ("bet", "take"): gettext_noop("%(chooser)s chooses the card of %(other)s's deck to keep."),
@@ -23,7 +26,15 @@ EXCHANGE_HINTS = {
 
 
 def pending_exchanges(session: GameSession) -> list[Exchange]:
-    return list(Exchange.objects.filter(session=session, status=Exchange.Status.PENDING).order_by("pk"))
+    """The session's pending exchanges, oldest first (:func:`frontera.sql.load`: the queryset took
+    ~0.3 ms to build for every whole page; issue #11)."""
+    return load(Exchange, _pending_sql(), (session.pk, Exchange.Status.PENDING))
+
+
+@cache
+def _pending_sql() -> str:
+    return (f"SELECT * FROM {table(Exchange)} WHERE {column(Exchange, 'session')} = %s "
+            f"AND {column(Exchange, 'status')} = %s ORDER BY {column(Exchange, 'pk')}")
 
 
 def exchanges_view(session: GameSession, viewer: Viewer, state, pending: list[Exchange] | None = None) -> list[dict]:
