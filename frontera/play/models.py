@@ -286,6 +286,21 @@ class SessionEvent(models.Model):
         return f"{self.kind} {self.pk} of session {self.session_id}"
 
 
+class CombatRoundManager(models.Manager):
+    def of_session(self, pk: int, session_id: int):
+        """The fight ``pk`` if it is of session ``session_id``, or ``None``: one statement loaded by
+        :func:`frontera.sql.load` (every action of a fight reads it in its view and again under the
+        lock; the queryset took ~0.3 ms to build; issue #11)."""
+        found = load(self.model, _combat_sql(), (pk, session_id))
+        return found[0] if found else None
+
+
+@cache
+def _combat_sql() -> str:
+    return (f"SELECT * FROM {table(CombatRound)} WHERE {column(CombatRound, 'pk')} = %s "
+            f"AND {column(CombatRound, 'session')} = %s")
+
+
 class CombatRound(models.Model):
     """A fight at the table: the engine's combat turn (``frontera.rules.combat``) as JSON, one
     turn after another. Combatant keys are ``k<character id>``."""
@@ -304,6 +319,8 @@ class CombatRound(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = CombatRoundManager()
 
     class Meta:
         ordering = ["-pk"]

@@ -9,9 +9,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from frontera.characters.models import Character
-from frontera.play.models import Check, GameSession, Participant, Seat
+from frontera.play.models import Check, CombatRound, GameSession, Participant, Seat
 from frontera.play.selectors.gambling import open_gambles
 from frontera.play.services.checks import check_request
+from frontera.play.services.combat import Fighter, combat_start
 from frontera.play.services.gambling import banca_begin, banca_deal, banca_try_stop
 from frontera.sql import INSERT_BATCH, column, insert, load, table, update
 from tests.factories import make_table
@@ -150,3 +151,12 @@ def test_an_outer_join_that_finds_no_related_row_gives_none():
     stop = banca_try_stop(gamble=banca, by=player)  # the attempt to leave is a check of the banca's
     [loaded], _ = open_gambles(session)
     assert loaded.prueba.pk == stop.pk and _fields(loaded.prueba) == _fields(Check.objects.get(pk=stop.pk))
+
+
+def test_a_fight_is_read_only_within_its_own_session():
+    session, mayor, seated, minions = make_table(players=1, minions=1)
+    fight = combat_start(session=session, by=mayor, fighters=[Fighter(seated[0][1], "a"), Fighter(minions[0], "b")])
+    loaded = CombatRound.objects.of_session(fight.pk, session.pk)
+    assert _fields(loaded) == _fields(CombatRound.objects.get(pk=fight.pk))
+    other, *_ = make_table(players=1)
+    assert CombatRound.objects.of_session(fight.pk, other.pk) is None

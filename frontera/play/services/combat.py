@@ -143,7 +143,9 @@ def _combat_message(err: RulesError, combat: CombatRound | None) -> str:
 
 def _lock_combat(combat: CombatRound) -> tuple[GameSession, CombatRound]:
     session = lock_session(GameSession(pk=combat.session_id))
-    combat = CombatRound.objects.get(pk=combat.pk)
+    combat = CombatRound.objects.of_session(combat.pk, session.pk)
+    if combat is None:
+        raise CombatRound.DoesNotExist
     if combat.status != CombatRound.Status.OPEN:
         raise SessionError(E_COMBAT_ENDED)
     return session, combat
@@ -157,7 +159,7 @@ def _repeated(combat: CombatRound, request_key: str) -> bool:
 
 def _fighter_names(combat: CombatRound) -> dict[str, str]:
     ids = [int(key[1:]) for key in combat.state["combatants"]]
-    return {combat_key(pk): name for pk, name in Character.objects.filter(pk__in=ids).values_list("pk", "name")}
+    return {combat_key(pk): character.name for pk, character in Character.objects.by_id(ids).items()}
 
 
 @transaction.atomic

@@ -8,8 +8,8 @@ from django.views.decorators.http import require_POST
 
 from frontera.campaigns.permissions import can_act_for
 from frontera.characters.models import Character
-from frontera.play.forms.common import posted_request_key
 from frontera.play.forms.combat import CombatChooseForm, CombatStartForm, DeathRollForm, DeclareForm
+from frontera.play.forms.common import posted_request_key
 from frontera.play.models import CombatRound
 from frontera.play.selectors.pages import callable_characters
 from frontera.play.services import combat as combat_actions
@@ -20,12 +20,21 @@ from frontera.play.views.common import done_combat, form_errors, session_for, se
 
 def _combat_for(request, pk: int, combat_id: int):
     session = session_for(request.user, pk)
-    combat = get_object_or_404(CombatRound, pk=combat_id, session=session)
+    combat = CombatRound.objects.of_session(combat_id, session.pk)
+    if combat is None:
+        raise Http404
     return session, combat
 
 
+def _of_campaign(session, ids) -> dict[int, Character]:
+    """The characters ``ids`` of the session's campaign, by id (the others are left out)."""
+    return {pk: c for pk, c in Character.objects.by_id(ids).items() if c.campaign_id == session.campaign_id}
+
+
 def _fighter_for(request, session, combat, character_id: int) -> Character:
-    character = get_object_or_404(Character, pk=character_id, campaign=session.campaign)
+    character = _of_campaign(session, [character_id]).get(character_id)
+    if character is None:
+        raise Http404
     character.campaign = session.campaign  # the same campaign, read with the session: no query for it
     if f"k{character.pk}" not in combat.state.get("combatants", {}) or not can_act_for(request.user, character):
         raise Http404
@@ -52,7 +61,7 @@ def combat_new(request, pk: int):
 
 def _fighters(combat) -> list[tuple[int, str]]:
     ids = [int(key[1:]) for key in combat.state.get("combatants", {})]
-    return list(Character.objects.filter(pk__in=ids).values_list("pk", "name"))
+    return sorted(((pk, character.name) for pk, character in Character.objects.by_id(ids).items()), key=lambda f: f[1])
 
 
 @login_required
@@ -64,8 +73,7 @@ def combat_declare(request, pk: int, combat_id: int, character_id: int):
     if not form.is_valid():
         return done_combat(request, session, _("Check the form: %(errors)s") % {"errors": form_errors(form)})
     data = form.cleaned_data
-    found = Character.objects.filter(campaign=session.campaign).in_bulk(
-        [p for p, _b in form.aims()] + ([data["patient"]] if data["patient"] else []))
+    found = _of_campaign(session, [p for p, _b in form.aims()] + ([data["patient"]] if data["patient"] else []))
     aims = [] if data["technique"] in ("move", "other", "medical") else [(found[p], b) for p, b in form.aims()]
     patient = found.get(data["patient"]) if data["technique"] == "medical" else None
     try:
@@ -122,8 +130,7 @@ def combat_choose(request, pk: int, combat_id: int, character_id: int):
         return done_combat(request, session, _("Choose among the cards you drew."))
     try:
         aims = {uid: request.POST.get(f"target-{uid}", "") for uid in form.cleaned_data["cards"]}
-        found = Character.objects.filter(campaign=session.campaign).in_bulk(
-            [int(x) for x in aims.values() if x.isdigit()])
+        found = _of_campaign(session, [int(x) for x in aims.values() if x.isdigit()])
         combat_actions.combat_choose(combat=combat, by=request.user, character=character, cards=form.cleaned_data["cards"],
                                suit=form.cleaned_data["suit"] or "",
                                targets={uid: found.get(int(x)) for uid, x in aims.items() if x.isdigit()})
