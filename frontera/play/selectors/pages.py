@@ -151,7 +151,8 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None,
             mayor_seat=seat_row(seen, MAYOR_SEAT),
             callable_characters=[(s.character_id, s.character.name) for s in seats]
             + [(c.pk, c.name) for c in npcs],
-            undo=_undo_row(session, _last_event(session, snapshot)),
+            # the latest event as read already: the page's version, or the snapshot's
+            undo=_undo_row(session, context["version"] if "version" in context else _last_event(session, snapshot)),
         )
     if _wants(regions, "checks"):
         open_checks, recent = _checks(session, snapshot, withdrawals=True)
