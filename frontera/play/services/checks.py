@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
@@ -51,7 +52,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import TRAIT_SUIT, TRAITS, Card, check_trait
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 from frontera.rules.tracks import draw_penalty
-from frontera.sql import insert, update
+from frontera.sql import column, insert, rows, table, update
 
 # --- follow-ups ---------------------------------------------------------------------------------
 # Some table actions start a check and settle when it resolves: a banca's attempt to leave and
@@ -446,11 +447,18 @@ def _reveal(prueba: Check, session: GameSession, by) -> None:
     log.flush()
 
 
+@cache
+def _statuses_sql() -> str:
+    """A check's participants' statuses (asked by every draw and choice; the queryset took ~0.2 ms
+    to build; issue #11)."""
+    return f"SELECT {column(Participant, 'status')} FROM {table(Participant)} WHERE {column(Participant, 'prueba')} = %s"
+
+
 def _refresh_check(prueba: Check, session: GameSession, by, statuses: Sequence[str] | None = None) -> None:
     """The check's status is its least advanced participant's; an opposed check reveals when all chose.
     ``statuses``: the participants' statuses when the caller holds them all (a check just made)."""
     if statuses is None:
-        statuses = list(prueba.participants.values_list("status", flat=True))
+        statuses = [status for (status,) in rows(_statuses_sql(), (prueba.pk,))]
     lowest = min(statuses, key=STATUS_ORDER.index)
     if prueba.kind == Check.Kind.OPPOSED and lowest == Check.Status.CHOSEN:
         _reveal(prueba, session, by)

@@ -39,7 +39,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 from frontera.rules.tracks import TRACK_NAMES
-from frontera.sql import column, insert, load, table, update
+from frontera.sql import column, insert, load, rows, table, update
 
 E_SESSION_ENDED = _("This session has ended.")
 E_NOT_PROTAGONIST = _("%(name)s is not a protagonist of this campaign.")
@@ -267,7 +267,16 @@ def plays_own_seat(session: GameSession, by, seat: str) -> bool:
 
     if seat == MAYOR_SEAT or not seat[1:].isdigit() or is_mayor_of(by, session.campaign):
         return False
-    return Seat.objects.filter(session=session, character_id=int(seat[1:]), character__owner=by).exists()
+    return bool(rows(_own_seat_sql(), (session.pk, int(seat[1:]), by.pk)))
+
+
+@cache
+def _own_seat_sql() -> str:
+    """Whether a user plays a character seated at a session (asked by every choice of a player;
+    the queryset took ~0.3 ms to build; issue #11)."""
+    return (f"SELECT 1 FROM {table(Seat)} INNER JOIN {table(Character)} ON {column(Character, 'pk')} = "
+            f"{column(Seat, 'character')} WHERE {column(Seat, 'session')} = %s AND {column(Seat, 'character')} = %s "
+            f"AND {column(Character, 'owner')} = %s")
 
 
 E_NOT_IN_SESSION = _("%(name)s is not at this session.")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace as dataclass_replace
+from functools import cache
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
@@ -39,6 +40,7 @@ from frontera.rules import gambling as rules_gambling
 from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from frontera.rules.errors import RulesError
+from frontera.sql import column, rows, table
 
 E_GAMBLE_SETTLED = _("This game is already settled.")
 E_NEGATIVE_MONEY = _("%(name)s has a gambling debt and no money to bet.")
@@ -170,10 +172,17 @@ def banca_try_stop(*, gamble: Gamble, by) -> Check:
     return prueba
 
 
+@cache
+def _open_gamble_sql() -> str:
+    """Whether an open gamble waits on a check (asked after every trait check's card; the queryset
+    took ~0.3 ms to build; issue #11)."""
+    return f"SELECT 1 FROM {table(Gamble)} WHERE {column(Gamble, 'prueba')} = %s AND {column(Gamble, 'status')} = %s"
+
+
 def after_banca_stop_check(session: GameSession, prueba: Check, participant: Participant, played, log: EventLog) -> None:
     """The follow-up of a trait check (:func:`~frontera.play.services.checks.after_trait_check`): the
     attempt to leave a banca (:func:`banca_try_stop`) settles when its card is played."""
-    if prueba.gambles.filter(status=Gamble.Status.OPEN).exists():
+    if rows(_open_gamble_sql(), (prueba.pk, Gamble.Status.OPEN)):
         participant.save(update_fields=["played", "declared", "status", "outcome"])
         _banca_after_stop(session, prueba, participant, log)
 

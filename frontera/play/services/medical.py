@@ -6,6 +6,8 @@ patient's recovery (FR-HLT-2) or wins a Muerto patient the second card of the de
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
@@ -21,6 +23,7 @@ from frontera.rules import characters as rules_characters
 from frontera.rules import checks as rules_checks
 from frontera.rules.checks import medical_attention
 from frontera.rules.tracks import health_recovery_time
+from frontera.sql import column, load, table
 
 E_NOT_WOUNDED = _("%(name)s is not wounded: medical attention has nothing to speed.")
 
@@ -67,9 +70,17 @@ def medical_request(*, session: GameSession, by, healer: Character, patient: Cha
 def after_medical_check(session: GameSession, prueba: Check, participant, played, log: EventLog) -> None:
     """The follow-up of a trait check (:func:`~frontera.play.services.checks.after_trait_check`): the
     healer's played card decides whether the patient's recovery is sped."""
-    treatment = prueba.treatments.filter(speeds__isnull=True).first()
-    if treatment is not None:
-        _treatment_result(session, treatment, played, log)
+    found = load(Treatment, _unsettled_sql(), (prueba.pk,))
+    if found:
+        _treatment_result(session, found[0], played, log)
+
+
+@cache
+def _unsettled_sql() -> str:
+    """The check's treatment whose result is not known yet, if any (asked after every trait check's
+    card; the queryset took ~0.3 ms to build; issue #11)."""
+    return (f"SELECT * FROM {table(Treatment)} WHERE {column(Treatment, 'prueba')} = %s "
+            f"AND {column(Treatment, 'speeds')} IS NULL ORDER BY {column(Treatment, 'pk')} LIMIT 1")
 
 
 def _treatment_result(session: GameSession, treatment: Treatment, card, log: EventLog, *, flush: bool = False) -> None:
