@@ -226,8 +226,10 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 LIVE_BUS_BACKEND = "redis" if REDIS_URL else "memory"
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # each line of a session's feed, rendered once per language and side of the table
-    # (templates/play/_feed.html): a line never changes, and every page shows the latest 25
+    # HTML rendered once and kept, each piece keyed by everything it shows: each line of a session's
+    # feed, per language and side of the table (templates/play/_feed.html: a line never changes, and
+    # every page shows the latest 25), a resolved check's article (templates/play/_checks_list.html)
+    # and each card of the Mayor's board (templates/play/_cast.html)
     "feed": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "feed",
              "OPTIONS": {"MAX_ENTRIES": 5000}},
 }
