@@ -3,8 +3,9 @@
 - The live streams (``/live/…``: Server-Sent Events, async views held open for hours) go through
   Django's ASGI handler, which they need.
 - Every other request (pages, fragments, actions, exports: all sync views) goes through Django's
-  WSGI handler, run by a2wsgi in a fixed pool of worker threads (``WEB_THREADS``, default 10).
-  When the last of them has been answered, the young garbage is collected (``frontera/idle_gc.py``).
+  WSGI handler, run in a fixed pool of worker threads (``WEB_THREADS``, default 10) by the pages
+  door (``frontera/pages_door.py``: one hand-over to a thread and one back per request). When the
+  last of them has been answered, the young garbage is collected (``frontera/idle_gc.py``).
 
 Why (issue #11's profile): under the ASGI handler every sync request ran in a thread made for it
 alone, so it opened a new database connection, and each of the eleven middleware crossed from the
@@ -19,18 +20,18 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "frontera.settings")
 
-from a2wsgi import WSGIMiddleware  # noqa: E402 (settings first)
 from django.core.asgi import get_asgi_application  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from frontera.idle_gc import CollectWhenIdle  # noqa: E402
+from frontera.pages_door import PagesDoor  # noqa: E402
 
 STREAMS_PREFIX = "/live/"
 
 streams = get_asgi_application()
 # the pool's young garbage is collected when no page is being answered (frontera/idle_gc.py)
-pages = CollectWhenIdle(WSGIMiddleware(get_wsgi_application(), workers=int(os.environ.get("WEB_THREADS", "10"))))
+pages = CollectWhenIdle(PagesDoor(get_wsgi_application(), workers=int(os.environ.get("WEB_THREADS", "10"))))
 get_resolver().url_patterns  # every URL module and view imported now, not in a first request
 
 # What is loaded by now (Django, the apps, the URLs) lives as long as the process: out of the

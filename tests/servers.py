@@ -21,9 +21,11 @@ def free_port() -> int:
 
 
 class AppServer:
-    """One ``uvicorn frontera.asgi:application`` process with the given environment."""
+    """One uvicorn process of ``app`` (by default the project's, ``frontera.asgi:application``) with
+    the given environment."""
 
-    def __init__(self, env: dict[str, str], log_path: Path) -> None:
+    def __init__(self, env: dict[str, str], log_path: Path, app: str = "frontera.asgi:application") -> None:
+        self.app = app
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, **env, "PYTHONDONTWRITEBYTECODE": "1"}
@@ -36,7 +38,7 @@ class AppServer:
     def start(self, timeout: float = 30) -> AppServer:
         self.log = open(self.log_path, "w")  # noqa: SIM115 (closed in stop)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "frontera.asgi:application", "--host", "127.0.0.1",
+            [sys.executable, "-m", "uvicorn", self.app, "--host", "127.0.0.1",
              "--port", str(self.port), "--lifespan", "off", "--log-level", "warning", "--timeout-graceful-shutdown", "1"],
             cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
         )
