@@ -5,10 +5,19 @@ a2wsgi, which ran this door before, streams both ways: its worker thread waited 
 for the request's body, and again for each piece of the answer (its start, its body, its end), each
 wait a wake-up of the loop and then of the thread. On two cores those waits took about 1.1 ms of
 every answer, and the body's wait came before the view, so before an action's push (issue #11's
-trace, in ``docs/benchmarks.md``, session 18). Here the loop reads the whole body first (a form: a
-body over :data:`MAX_BODY` is refused with 413 before the app sees it), the thread runs the app
-and joins its answer, and the loop sends it. No answer of this door streams (the live streams take
-the other door); one that did would be sent when whole. a2wsgi still builds the WSGI environ.
+trace, in ``docs/benchmarks.md``, session 18). Here the loop reads the whole body first, the thread
+runs the app and joins its answer, and the loop sends it.
+
+What that costs, and its limits:
+- A body is held in memory before a thread takes it: at most :data:`MAX_BODY` (Django's own limit
+  for a request's form data), and a longer one is refused with 413 as soon as it is known to be
+  longer (by its ``Content-Length``, or by what has arrived), without reading the rest. At most
+  :data:`HELD_PER_THREAD` requests per thread are held at once; the others wait before their body
+  is read, and uvicorn stops reading their sockets meanwhile (what a2wsgi's busy threads did).
+- An answer is held whole before it is sent. Django's answers here are whole anyway; the only
+  streamed ones are static files (WhiteNoise, each at most a few hundred KB: htmx and the admin's
+  scripts are the largest) and the live streams, which take the other door. An export joins its rows (``tests/web/test_pages_door.py`` keeps
+  ``StreamingHttpResponse`` out of every other module).
 """
 
 from __future__ import annotations
@@ -18,10 +27,14 @@ import contextvars
 import io
 from concurrent.futures import ThreadPoolExecutor
 
+# Builds the WSGI environ (PEP 3333) from the ASGI scope, as a2wsgi's own middleware does. Not in
+# a2wsgi's __all__: requirements/base.txt pins the version this was written against.
 from a2wsgi.wsgi import build_environ
 
-MAX_BODY = 10 * 1024 * 1024  # bytes: more than any form of the app (Django's own limit is 2.5 MB)
+MAX_BODY = 2_621_440  # bytes: Django's DATA_UPLOAD_MAX_MEMORY_SIZE (the app takes no file uploads)
+HELD_PER_THREAD = 4  # requests let in per worker thread: read, waiting for a thread, or answered
 TOO_LARGE = object()
+REFUSAL = b"Request body too large."
 
 
 class PagesDoor:
@@ -30,15 +43,21 @@ class PagesDoor:
     def __init__(self, app, workers: int) -> None:
         self.app = app
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pages")
+        self.admitted = asyncio.Semaphore(workers * HELD_PER_THREAD)
 
     async def __call__(self, scope, receive, send) -> None:
-        body = await self._body(receive)
+        async with self.admitted:
+            await self._serve(scope, receive, send)
+
+    async def _serve(self, scope, receive, send) -> None:
+        body = await self._body(scope, receive)
         if body is None:  # the client went away
             return
         if body is TOO_LARGE:
-            await send({"type": "http.response.start", "status": 413,
-                        "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
-            await send({"type": "http.response.body", "body": b"Request body too large."})
+            await send({"type": "http.response.start", "status": 413, "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(REFUSAL)).encode()),
+                (b"connection", b"close")]})
+            await send({"type": "http.response.body", "body": REFUSAL})
             return
         environ = build_environ(scope, io.BytesIO(body))
         run = contextvars.copy_context().run
@@ -48,9 +67,13 @@ class PagesDoor:
         await send({"type": "http.response.body", "body": content})
 
     @staticmethod
-    async def _body(receive):
-        """The request's whole body; ``None`` if the client went away. Past :data:`MAX_BODY` the rest
-        is read and dropped, and :data:`TOO_LARGE` comes back (the answer is 413)."""
+    async def _body(scope, receive):
+        """The request's whole body; ``None`` if the client went away; :data:`TOO_LARGE` as soon as
+        it is known to be longer than :data:`MAX_BODY` (the rest is not read: the answer closes
+        the connection)."""
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and value.strip().isdigit() and int(value) > MAX_BODY:
+                return TOO_LARGE
         chunks, size = [], 0
         while True:
             message = await receive()
@@ -58,27 +81,28 @@ class PagesDoor:
                 return None
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size <= MAX_BODY:
-                chunks.append(chunk)
-            else:
-                chunks.clear()
+            if size > MAX_BODY:
+                return TOO_LARGE
+            chunks.append(chunk)
             if not message.get("more_body", False):
-                return b"".join(chunks) if size <= MAX_BODY else TOO_LARGE
+                return b"".join(chunks)
 
     def _answer(self, environ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         """In a worker thread: the app's status, headers and whole body."""
         started: list = []
-        written: list[bytes] = []
+        chunks: list[bytes] = []
 
         def start_response(status: str, headers, exc_info=None):
-            if exc_info is not None and started:
-                raise exc_info[1].with_traceback(exc_info[2])
+            # nothing is sent before the app returns, so an error page may always replace the
+            # answer begun (PEP 3333); a second call without exc_info is the app's mistake
+            if started and exc_info is None:
+                raise RuntimeError("start_response was called twice without exc_info")
             started[:] = [status, headers]
-            return written.append  # the legacy ``write`` callable
+            return chunks.append  # the legacy ``write`` callable: its bytes come in order
 
         iterable = self.app(environ, start_response)
         try:
-            content = b"".join([*written, *iterable])
+            chunks.extend(iterable)  # after what write() sent before, and among what it sends meanwhile
         finally:
             close = getattr(iterable, "close", None)
             if close is not None:
@@ -86,4 +110,4 @@ class PagesDoor:
         status, headers = started
         return (int(status.split(" ", 1)[0]),
                 [(name.strip().lower().encode("latin1"), value.strip().encode("latin1")) for name, value in headers],
-                content)
+                b"".join(chunks))
