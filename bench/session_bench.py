@@ -54,6 +54,8 @@ def pct(values, q):
 
 
 RESULTS: dict[str, list[float]] = {}  # every figure printed, for the summary at the end
+# the last session's pushes: when each Mayor call was sent, and every client's arrivals (for bench/push_trace.py)
+PUSHES: dict[str, list] = {}
 
 
 def report(name, values, unit="ms", scale=1000):
@@ -165,15 +167,16 @@ def fresh_postgres(url: str) -> None:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
-def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, database_url: str = "") -> None:
+def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, database_url: str = "",
+                      app: str = "frontera.asgi:application", env_extra: dict | None = None) -> None:
     from bench.sse_clients import SseClients
     from tests.servers import AppServer
 
     env = {"DATABASE_URL": database_url, "REDIS_URL": "", "SQLITE_PATH": str(tmp / "bench.sqlite3"),
-           "DEBUG": "false", "AXES_FAILURE_LIMIT": "1000", "LIVE_KEEPALIVE_SECONDS": "5"}
+           "DEBUG": "false", "AXES_FAILURE_LIMIT": "1000", "LIVE_KEEPALIVE_SECONDS": "5", **(env_extra or {})}
     if database_url:
         fresh_postgres(database_url)
-    server = AppServer(env, tmp / "server.log")
+    server = AppServer(env, tmp / "server.log", app=app)
     server.manage("migrate", "--no-input")
 
     out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP.format(players=players)], cwd=ROOT,
@@ -215,6 +218,7 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, da
                 times["phone page"].append(phones[i].get(page)[1])
         time.sleep(1)
         listeners.close()
+        PUSHES.update(sent=[sent for sent, _ls, _n in push], arrivals=[[t for t, _v in ev] for ev in listeners.events])
         # push latency: for each Mayor action, the first "changed" each client got after it was sent
         latencies = []
         for sent, ls, _n in push:

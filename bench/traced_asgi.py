@@ -1,0 +1,76 @@
+"""The project's ASGI app with time marks where a Mayor's call and its push pass (for
+``bench/push_trace.py``; not used by the app, not a test).
+
+uvicorn serves ``bench.traced_asgi:application`` with ``PUSH_TRACE`` naming a file; each mark is a
+line ``<time.perf_counter()> <what>``, the clock (CLOCK_MONOTONIC) the bench's clients stamp with,
+so the server's marks and the clients' stamps line up. The marks are put in by wrapping, at import,
+the functions they name; nothing of the app is changed:
+- ``asgi``: a POST reaches the ASGI app; ``sent``: its answer's last message goes to uvicorn;
+- ``wsgi``: Django's WSGI handler starts (in a thread of the pages door);
+- ``view`` / ``view end``: the call's view (``check_new``) starts and returns;
+- ``service``: the view calls the service (``check_request``);
+- ``publish``: the bus is told after the commit; ``deliver``: the event loop hands it to the streams;
+- ``write``: a stream formats its ``changed`` event, right before writing it.
+"""
+
+import os
+import threading
+import time
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "frontera.settings")
+
+import django  # noqa: E402 (settings first)
+
+django.setup()
+
+from django.core.handlers import wsgi as django_wsgi  # noqa: E402
+from frontera.live import bus  # noqa: E402
+from frontera.live import views as live_views  # noqa: E402
+from frontera.play.services import checks as checks_services  # noqa: E402
+from frontera.play.views import checks as checks_views  # noqa: E402
+
+_out = open(os.environ["PUSH_TRACE"], "a", buffering=1)  # noqa: SIM115 (the process's lifetime)
+_lock = threading.Lock()
+
+
+def mark(what: str) -> None:
+    line = f"{time.perf_counter():.6f} {what}\n"
+    with _lock:
+        _out.write(line)
+
+
+def _before(what: str, fn, after: str = ""):
+    def wrapper(*args, **kwargs):
+        mark(what)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            if after:
+                mark(after)
+    return wrapper
+
+
+bus.MemoryBackend.publish = _before("publish", bus.MemoryBackend.publish)
+bus.MemoryBackend._deliver = staticmethod(_before("deliver", bus.MemoryBackend._deliver))
+_format_event = live_views.format_event
+live_views.format_event = lambda event, *a, **k: (mark("write") if event == "changed" else None) or _format_event(
+    event, *a, **k)
+checks_services.check_request = _before("service", checks_services.check_request)
+# before the URLs are imported (frontera.asgi does it), so that they route to the wrapped view
+checks_views.check_new = _before("view", checks_views.check_new, after="view end")
+django_wsgi.WSGIHandler.__call__ = _before("wsgi", django_wsgi.WSGIHandler.__call__)
+
+from frontera import asgi  # noqa: E402 (after the wrapping)
+
+
+async def application(scope, receive, send):
+    if scope["type"] != "http" or scope["method"] != "POST":
+        return await asgi.application(scope, receive, send)
+    mark("asgi")
+
+    async def traced_send(message):
+        if message["type"] == "http.response.body" and not message.get("more_body"):
+            mark("sent")
+        await send(message)
+
+    return await asgi.application(scope, receive, traced_send)
