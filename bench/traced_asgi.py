@@ -24,6 +24,7 @@ import django  # noqa: E402 (settings first)
 django.setup()
 
 from django.core.handlers import wsgi as django_wsgi  # noqa: E402
+
 from frontera.live import bus  # noqa: E402
 from frontera.live import views as live_views  # noqa: E402
 from frontera.play.services import checks as checks_services  # noqa: E402
