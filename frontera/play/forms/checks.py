@@ -6,6 +6,22 @@ from django.utils.translation import gettext_lazy as _
 from frontera.play.forms.common import SKILL_CHOICES, SUIT_CHOICES, TRAIT_CHOICES, new_request_key
 
 
+def posted_ids(data, *names: str) -> list[tuple[int, str]]:
+    """The character ids a submitted form names in ``names``, as choices: the Mayor's call forms
+    offer who may be called (the dialog), but a submitted call is checked by the service under the
+    session's lock, where the sheets are read anyway (``services.checks.create_check``: a character
+    not of the campaign, or a protagonist not at the session, is refused with its own message)."""
+    if data is None:
+        return []
+    found = []
+    for name in names:
+        values = data.getlist(name) if hasattr(data, "getlist") else data.get(name)
+        for value in values if isinstance(values, list | tuple) else [values]:
+            if isinstance(value, int) or (isinstance(value, str) and value.isdigit()):
+                found.append((int(value), ""))
+    return found
+
+
 class CheckRequestForm(forms.Form):
     characters = forms.MultipleChoiceField(label=_("Characters"), widget=forms.CheckboxSelectMultiple)
     trait = forms.ChoiceField(label=_("Trait"), choices=TRAIT_CHOICES)
@@ -16,8 +32,12 @@ class CheckRequestForm(forms.Form):
     label = forms.CharField(label=_("What for"), max_length=120, required=False)
     request_key = forms.CharField(widget=forms.HiddenInput, initial=new_request_key, max_length=40)
 
-    def __init__(self, *args, characters=(), **kwargs):
+    def __init__(self, *args, characters=None, **kwargs):
+        """``characters``: who may be called, ``(id, name)`` each (the dialog); ``None`` for a
+        submitted call (:func:`posted_ids`)."""
         super().__init__(*args, **kwargs)
+        if characters is None:
+            characters = posted_ids(self.data or None, "characters")
         self.fields["characters"].choices = [(str(pk), name) for pk, name in characters]
 
 
@@ -54,8 +74,11 @@ class OpposedRequestForm(forms.Form):
     label = forms.CharField(label=_("What for"), max_length=120, required=False)
     request_key = forms.CharField(widget=forms.HiddenInput, initial=new_request_key, max_length=40)
 
-    def __init__(self, *args, characters=(), **kwargs):
+    def __init__(self, *args, characters=None, **kwargs):
+        """``characters`` as :class:`CheckRequestForm`'s."""
         super().__init__(*args, **kwargs)
+        if characters is None:
+            characters = posted_ids(self.data or None, *(f"character_{i}" for i in range(1, OPPOSED_SLOTS + 1)))
         choices = [("", _("—"))] + [(str(pk), name) for pk, name in characters]
         for i in range(1, OPPOSED_SLOTS + 1):
             self.fields[f"character_{i}"] = forms.ChoiceField(label=_("Participant %(n)s") % {"n": i},

@@ -115,13 +115,16 @@ def count_cards(sheet: rules_characters.Character, trait: str, skill: str, modif
 
 def create_check(
     *, session: GameSession, by, kind: str, entries: Sequence[Entry], difficulty: int | None, label: str | dict,
-    request_key: str, regions: set[str] | None = None,
+    request_key: str, regions: set[str] | None = None, mayor_only: bool = False,
 ) -> Check:
     """``label``: the Mayor's words, or a message (:func:`core.msg`) each reader reads in their own
     language. ``regions``: what the caller knows its whole action changes (a plain call: the checks and the
-    feed); ``None`` (a banca, a duel, medical attention...) refreshes every region."""
-    session, existing = lock_for_request(session, Check, request_key)
+    feed); ``None`` (a banca, a duel, medical attention...) refreshes every region. ``mayor_only``:
+    anybody but the session's Mayor is refused under the lock (:class:`core.NotAllowed`). The check
+    made (or found) holds the locked session as its ``session``, read with ``by``'s role."""
+    session, existing = lock_for_request(session, Check, request_key, mayor=by if mayor_only else None)
     if existing is not None:
+        existing.session = session
         return existing  # a double submit of the same form
     if not entries:
         raise SessionError(E_NO_CHARACTERS)
@@ -220,19 +223,22 @@ def check_request(
     (FR-CHK-1..4): cards = trait + 2 with the skill + equipment − track penalties ± modifier; an
     Achispado character draws from the dead man's hand first (FR-SOB-1); 0 or fewer cards is an
     automatic failure. A repeated ``request_key`` returns the check already made. ``characters``
-    may be given by their ids (the sheets are read under the lock)."""
+    may be given by their ids (the sheets are read under the lock: one not of the campaign, or a
+    protagonist not at the session, is refused). Only the session's Mayor may call
+    (:class:`core.NotAllowed`); ``session`` may be a bare ``GameSession(pk=...)``."""
     entries = [Entry(c, trait, skill, modifier) for c in characters]
     return create_check(session=session, by=by, kind=Check.Kind.TRAIT, entries=entries, difficulty=difficulty,
-                         label=label, request_key=request_key, regions={CHECKS, FEED})
+                         label=label, request_key=request_key, regions={CHECKS, FEED}, mayor_only=True)
 
 
 @transaction.atomic
 def opposed_request(*, session: GameSession, by, entries: Sequence[Entry], label: str = "",
                     request_key: str = "") -> Check:
     """The Mayor calls an opposed check: every participant with their own trait and skill
-    (FR-OPP-1); they draw, choose in secret and reveal together (:func:`check_choose`)."""
+    (FR-OPP-1); they draw, choose in secret and reveal together (:func:`check_choose`). As
+    :func:`check_request`: only the Mayor, and the participants checked under the lock."""
     return create_check(session=session, by=by, kind=Check.Kind.OPPOSED, entries=entries, difficulty=None,
-                         label=label, request_key=request_key, regions={CHECKS, FEED})
+                         label=label, request_key=request_key, regions={CHECKS, FEED}, mayor_only=True)
 
 
 def _lock_participant(participant: Participant) -> tuple[GameSession, Participant]:

@@ -9,46 +9,56 @@ from django.views.decorators.http import require_POST
 from frontera.campaigns.permissions import can_act_for
 from frontera.play.forms.checks import CheckRequestForm, ChooseForm, OpposedRequestForm
 from frontera.play.models import Check, GameSession, Participant
-from frontera.play.selectors.pages import callable_characters
 from frontera.play.services import checks as checks_actions
 from frontera.play.services.checks import Entry
-from frontera.play.services.core import SessionError
+from frontera.play.services.core import NotAllowed, SessionError
 from frontera.play.views.common import done, form_errors, session_for, session_for_mayor
+
+# The Mayor's calls: the form is checked here, and who calls and whom by the service, under the
+# session's lock (issue #11: the session is read once, there, and not in the view first).
+
+
+def _refused(request, pk: int, error: str):
+    """A call refused: the session read for the answer (404 for anybody but its Mayor)."""
+    return done(request, session_for_mayor(request.user, pk), error=error)
 
 
 @login_required
 @require_POST
 def check_new(request, pk: int):
-    session = session_for_mayor(request.user, pk)
-    form = CheckRequestForm(request.POST, characters=callable_characters(session))
+    form = CheckRequestForm(request.POST)
     if not form.is_valid():
-        return done(request, session, error=_("Check the form: %(errors)s") % {"errors": form_errors(form)})
+        return _refused(request, pk, _("Check the form: %(errors)s") % {"errors": form_errors(form)})
     data = form.cleaned_data
-    try:  # the characters by id: the form allowed only the callable ones, the service reads them
-        checks_actions.check_request(
-            session=session, by=request.user, characters=[int(x) for x in data["characters"]],
+    try:
+        prueba = checks_actions.check_request(
+            session=GameSession(pk=pk), by=request.user, characters=[int(x) for x in data["characters"]],
             trait=data["trait"], skill=data["skill"] or "", difficulty=data["difficulty"],
             modifier=data["modifier"] or 0, label=data["label"], request_key=data["request_key"],
         )
+    except NotAllowed:
+        raise Http404 from None
     except SessionError as err:
-        return done(request, session, error=str(err))
-    return done(request, session)
+        return _refused(request, pk, str(err))
+    return done(request, prueba.session)
 
 
 @login_required
 @require_POST
 def opposed_new(request, pk: int):
-    session = session_for_mayor(request.user, pk)
-    form = OpposedRequestForm(request.POST, characters=callable_characters(session))
+    form = OpposedRequestForm(request.POST)
     if not form.is_valid():
-        return done(request, session, error=_("Check the form: %(errors)s") % {"errors": form_errors(form)})
+        return _refused(request, pk, _("Check the form: %(errors)s") % {"errors": form_errors(form)})
     entries = [Entry(int(pk_), trait, skill, modifier) for pk_, trait, skill, modifier in form.entries()]
     try:
-        checks_actions.opposed_request(session=session, by=request.user, entries=entries,
-                                 label=form.cleaned_data["label"], request_key=form.cleaned_data["request_key"])
+        prueba = checks_actions.opposed_request(session=GameSession(pk=pk), by=request.user, entries=entries,
+                                                label=form.cleaned_data["label"],
+                                                request_key=form.cleaned_data["request_key"])
+    except NotAllowed:
+        raise Http404 from None
     except SessionError as err:
-        return done(request, session, error=str(err))
-    return done(request, session)
+        return _refused(request, pk, str(err))
+    return done(request, prueba.session)
 
 
 def _participant_for(request, pk: int, participant_id: int) -> tuple[GameSession, Participant]:

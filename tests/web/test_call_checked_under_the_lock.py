@@ -1,0 +1,89 @@
+"""The Mayor's calls are checked by the service under the session's lock (issue #11): who calls
+(anybody but the Mayor gets 404 and nothing is made) and whom (a character of another campaign,
+or a protagonist not at the session, is refused with its own message), with the session read once."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from frontera.play.models import Check, SessionEvent
+from frontera.play.services.checks import Entry, check_request, opposed_request
+from frontera.play.services.core import NotAllowed
+from tests.factories import make_campaign, make_protagonist, make_table, make_user
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _call(client, session, *characters, key="call-1", **extra):
+    data = {"characters": [str(c.pk) for c in characters], "trait": "manos", "modifier": 0, "request_key": key}
+    return client.post(reverse("play_check_new", args=[session.pk]), data | extra, **HX)
+
+
+def _opposed(client, session, a, b, key="opposed-1"):
+    data = {"character_1": str(a.pk), "trait_1": "manos", "character_2": str(b.pk), "trait_2": "cabeza",
+            "trait_3": "manos", "trait_4": "manos", "request_key": key}
+    return client.post(reverse("play_opposed_new", args=[session.pk]), data, **HX)
+
+
+def test_only_the_mayor_calls_a_check_and_a_refused_call_makes_nothing(client):
+    session, mayor, seated, (minion,) = make_table()
+    other, other_mayor, _, _ = make_table()
+    events = SessionEvent.objects.count()
+    for outsider in (seated[0][0], other_mayor, make_user()):  # a player of it, another Mayor, a stranger
+        client.force_login(outsider)
+        assert _call(client, session, seated[0][1]).status_code == 404
+        assert _opposed(client, session, seated[0][1], minion).status_code == 404
+    assert not Check.objects.exists() and SessionEvent.objects.count() == events
+    client.force_login(mayor)
+    assert _call(client, other, seated[0][1]).status_code == 404  # not his session
+    assert client.post(reverse("play_check_new", args=[other.pk + session.pk + 1]), {
+        "characters": [str(minion.pk)], "trait": "manos", "request_key": "k"}, **HX).status_code == 404
+    response = _call(client, session, seated[0][1], minion)
+    assert response.status_code == 200 and Check.objects.count() == 1
+    assert seated[0][1].name in response.text  # the answer: the Mayor's checks, with the new one
+
+
+def test_whom_the_mayor_calls_is_checked_under_the_lock_with_its_own_message(client):
+    session, mayor, seated, _ = make_table()
+    campaign = session.campaign
+    elsewhere, newcomer = make_user(), make_user()
+    stranger = make_protagonist(make_campaign(players=[elsewhere]), elsewhere)  # of another campaign
+    campaign.memberships.create(user=newcomer, role="player")
+    absent = make_protagonist(campaign, newcomer, name="Ausente")  # of this campaign, not at the table
+    client.force_login(mayor)
+    refused = _call(client, session, stranger, key="a")
+    assert refused.status_code == 200 and "Elige personajes de esta campaña." in refused.text
+    refused = _call(client, session, absent, key="b")
+    assert "Ausente no está en esta sesión." in refused.text
+    refused = _opposed(client, session, seated[0][1], stranger, key="c")
+    assert "Elige personajes de esta campaña." in refused.text
+    assert not Check.objects.exists()
+    assert "Revisa el formulario" in _call(client, session, seated[0][1], key="").text  # the form's own checks stay
+
+
+def test_a_call_reads_the_session_once_under_the_lock(client):
+    session, mayor, seated, _ = make_table()
+    client.force_login(mayor)
+    _call(client, session, seated[0][1], key="warm")  # caches, the first statements' plans
+    with CaptureQueriesContext(connection) as queries:
+        assert _call(client, session, seated[1][1], key="counted").status_code == 200
+    sqls = [q["sql"] for q in queries.captured_queries]
+    before_the_check = sqls[:next(i for i, sql in enumerate(sqls) if sql.startswith('INSERT INTO "play_check"'))]
+    assert sum('FROM "play_gamesession"' in sql for sql in before_the_check) == 1
+    assert not any('"characters_character"."name" FROM' in sql for sql in before_the_check)  # no callable list
+
+
+def test_the_services_refuse_anybody_but_the_mayor():
+    session, mayor, seated, (minion,) = make_table()
+    player, hero = seated[0]
+    with pytest.raises(NotAllowed):
+        check_request(session=session, by=player, characters=[hero], trait="manos")
+    with pytest.raises(NotAllowed):
+        opposed_request(session=session, by=player, entries=[Entry(hero, "manos"), Entry(minion, "manos")])
+    assert not Check.objects.exists()
+    prueba = check_request(session=session, by=mayor, characters=[hero.pk], trait="manos", request_key="k")
+    assert prueba.session.viewer_role == "mayor"
+    again = check_request(session=session, by=mayor, characters=[hero.pk], trait="manos", request_key="k")
+    assert again.pk == prueba.pk and again.session.pk == session.pk  # a double submit: the check made
