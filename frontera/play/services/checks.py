@@ -20,7 +20,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from frontera import glossary
-from frontera.campaigns.permissions import is_mayor_of
+from frontera.campaigns.permissions import can_act_for, can_run_session, is_mayor_of, is_member_of
 from frontera.characters.models import Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.play.models import MAYOR_SEAT, Check, GameSession, Participant
@@ -34,6 +34,7 @@ from frontera.play.services.core import (
     N_CARDS,
     OUTCOME_LABELS,
     EventLog,
+    NotAllowed,
     SessionError,
     explain_moves,
     load_state,
@@ -122,7 +123,8 @@ def create_check(
     feed); ``None`` (a banca, a duel, medical attention...) refreshes every region. ``mayor_only``:
     anybody but the session's Mayor is refused under the lock (:class:`core.NotAllowed`). The check
     made (or found) holds the locked session as its ``session``, read with ``by``'s role."""
-    session, existing = lock_for_request(session, Check, request_key, mayor=by if mayor_only else None)
+    session, existing = lock_for_request(session, Check, request_key, by=by,
+                                         may=can_run_session if mayor_only else None)
     if existing is not None:
         existing.session = session
         return existing  # a double submit of the same form
@@ -241,25 +243,43 @@ def opposed_request(*, session: GameSession, by, entries: Sequence[Entry], label
                          label=label, request_key=request_key, regions={CHECKS, FEED}, mayor_only=True)
 
 
-def _lock_participant(participant: Participant) -> tuple[GameSession, Participant]:
-    """Lock the session row first (every table action on a session is serialised), then reload."""
-    if Participant.prueba.is_cached(participant):  # the caller read it: its session is known
-        session_id = participant.prueba.session_id
+def _lock_participant(participant: Participant, *, by=None, in_session: int | None = None,
+                      ) -> tuple[GameSession, Participant]:
+    """Lock the session row first (every table action on a session is serialised), then reload.
+
+    With ``in_session`` (a session's id; the participant may then be given by its id alone, as a
+    request names it): ``by`` must be of the session's campaign and may act for the participant's
+    character (``can_act_for``: its player, or the Mayor), and the participant must be of that
+    session; :class:`NotAllowed` otherwise. The view then reads nothing first (issue #11). The
+    locked participant's check holds the locked session."""
+    if in_session is not None:
+        session = lock_session(GameSession(pk=in_session), by=by, may=is_member_of)
+        locked = Participant.objects.with_check(participant.pk, session_id=session.pk)
+        if locked is None:
+            raise NotAllowed
+        locked.character.campaign = session.campaign  # a participant's character is of the session's campaign
+        if not can_act_for(by, locked.character):
+            raise NotAllowed
     else:
-        session_id = Check.objects.filter(pk=participant.prueba_id).values_list("session_id", flat=True).get()
-    session = lock_session(GameSession(pk=session_id))
-    locked = Participant.objects.with_check(participant.pk)
-    if locked is None:
-        raise Participant.DoesNotExist
+        if Participant.prueba.is_cached(participant):  # the caller read it: its session is known
+            session_id = participant.prueba.session_id
+        else:
+            session_id = Check.objects.filter(pk=participant.prueba_id).values_list("session_id", flat=True).get()
+        session = lock_session(GameSession(pk=session_id))
+        locked = Participant.objects.with_check(participant.pk)
+        if locked is None:
+            raise Participant.DoesNotExist
+    locked.prueba.session = session
     return session, locked
 
 
 @transaction.atomic
-def check_draw(*, participant: Participant, by) -> Participant:
+def check_draw(*, participant: Participant, by, in_session: int | None = None) -> Participant:
     """Draw a participant's cards (FR-MODE-4, 5, 7, 8, 10, 11): from the pile in phase 1, from the
     own deck in phase 2; a short pile takes the discard or starts phase 2 first. Drawing again is a
-    no-op (a double submit); a resolved check refuses."""
-    session, participant = _lock_participant(participant)
+    no-op (a double submit); a resolved check refuses. ``in_session``: who may draw is checked here
+    (:func:`_lock_participant`)."""
+    session, participant = _lock_participant(participant, by=by, in_session=in_session)
     if participant.status == Check.Status.DRAWN:
         return participant  # a double submit
     if participant.status == Check.Status.CHOSEN:
@@ -338,7 +358,8 @@ def _holds_drawn(session: GameSession, by, participant: Participant) -> bool:
 
 
 @transaction.atomic
-def check_choose(*, participant: Participant, by, card: str, suit: str = "") -> Participant:
+def check_choose(*, participant: Participant, by, card: str, suit: str = "", in_session: int | None = None,
+                 ) -> Participant:
     """Play one drawn card (FR-CHK-2); a joker takes the declared suit (FR-CARD-2).
 
     Trait check: resolved at once (FR-CHK-3, 4) and the cards move (FR-MODE-4, 7, 10, 11).
@@ -349,8 +370,9 @@ def check_choose(*, participant: Participant, by, card: str, suit: str = "") -> 
     Only whoever holds the drawn cards (:func:`_holds_drawn`) chooses; anybody else — the Mayor for
     a player who drew on their phone — gets one and the same refusal whatever the card, so the
     answers tell neither the hand nor the face-down choice of an opposed check. The double submit
-    is a holder's too: every holder sees the card played already."""
-    session, participant = _lock_participant(participant)
+    is a holder's too: every holder sees the card played already. ``in_session``: who may choose
+    at all is checked first (:func:`_lock_participant`)."""
+    session, participant = _lock_participant(participant, by=by, in_session=in_session)
     prueba = participant.prueba
     if participant.status != Check.Status.REQUESTED and not _holds_drawn(session, by, participant):
         raise SessionError(E_NOT_YOUR_HAND % {"name": participant.character.name})

@@ -30,7 +30,7 @@ from django.db.transaction import TransactionManagementError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from frontera.campaigns.permissions import can_run_session, is_mayor_of, remember_role
+from frontera.campaigns.permissions import is_mayor_of, remember_role
 from frontera.characters.models import Character
 from frontera.live.bus import publish_on_commit
 from frontera.messages import engine_text
@@ -70,9 +70,9 @@ class SessionError(ValueError):
 
 
 class NotAllowed(Exception):
-    """The session's locked row says ``by`` may not take this action (:func:`lock_session`'s
-    ``mayor``), or there is no such session: the view answers 404, as for a session its user may
-    not see (never 403)."""
+    """What the session's locked row says ``by`` may not do (:func:`lock_session`'s ``may``), or no
+    such session or participant: the view answers 404, as for a session its user may not see
+    (never 403)."""
 
 
 def rules_message(err: RulesError) -> str:
@@ -171,22 +171,23 @@ def visible_to(state, seat) -> frozenset[str]:
     return rules_session.visible_cards(state, seat)
 
 
-def lock_session(session: GameSession, *, mayor=None) -> GameSession:
+def lock_session(session: GameSession, *, by=None, may=None) -> GameSession:
     """The session's row read afresh and locked for the rest of the action's transaction: every table
     action on a session is serialised. Refused once the session has ended.
 
-    With ``mayor`` (a user), the row is read with their role in the campaign, and anybody but the
-    session's Mayor is refused (:class:`NotAllowed`) before anything else: the Mayor's actions whose
-    view leaves that check here read the session once, under the lock, instead of once in the view
-    and again here (issue #11: a round trip to the database fewer before the push)."""
+    With ``may`` (a permission of :mod:`frontera.campaigns.permissions`, such as
+    ``can_run_session``), the row is read with ``by``'s role in the campaign, and ``by`` is refused
+    (:class:`NotAllowed`) before anything else unless ``may(by, campaign)``: an action whose view
+    leaves that check here reads the session once, under the lock, instead of once in the view and
+    again here (issue #11: a round trip to the database fewer before the push)."""
     if not connection.in_atomic_block:
         raise TransactionManagementError("lock_session() locks for a transaction: call it inside one.")
-    locked = GameSession.objects.row(session.pk, role_of=mayor, lock=True)
-    if mayor is not None:
+    locked = GameSession.objects.row(session.pk, role_of=by if may else None, lock=True)
+    if may is not None:
         if locked is None:
             raise NotAllowed
-        remember_role(mayor, locked.campaign_id, locked.viewer_role)
-        if not can_run_session(mayor, locked.campaign):
+        remember_role(by, locked.campaign_id, locked.viewer_role)
+        if not may(by, locked.campaign):
             raise NotAllowed
     if locked is None:
         raise GameSession.DoesNotExist
@@ -195,8 +196,8 @@ def lock_session(session: GameSession, *, mayor=None) -> GameSession:
     return locked
 
 
-def lock_for_request(session: GameSession, model, request_key: str, *, mayor=None):
-    """:func:`lock_session` (with its ``mayor``) for an action that makes a ``model`` (a
+def lock_for_request(session: GameSession, model, request_key: str, *, by=None, may=None):
+    """:func:`lock_session` (with its ``by`` and ``may``) for an action that makes a ``model`` (a
     :class:`TableRequest`) from a form: the locked session and what ``request_key`` already made in
     it, or ``None`` the first time (no key: ``None``). A double submit of the form returns what the
     first one made.
@@ -205,7 +206,7 @@ def lock_for_request(session: GameSession, model, request_key: str, *, mayor=Non
     statement sees what was committed before it began, so a key read in the locking statement
     itself missed a simultaneous submit that committed while this one waited for the lock
     (``tests/services/test_one_action_concurrency.py``)."""
-    locked = lock_session(session, mayor=mayor)
+    locked = lock_session(session, by=by, may=may)
     if not request_key:
         return locked, None
     found = load(model, _by_request_key_sql(model), (locked.pk, request_key))

@@ -63,7 +63,7 @@ def opposed_new(request, pk: int):
 
 def _participant_for(request, pk: int, participant_id: int) -> tuple[GameSession, Participant]:
     """The session and the participant, with its check and character, if ``request.user`` may act
-    for it; 404 otherwise. The service reads them again under the session's lock."""
+    for it; 404 otherwise."""
     session = session_for(request.user, pk)
     participant = Participant.objects.with_check(participant_id, session_id=session.pk)
     if participant is None:
@@ -74,30 +74,44 @@ def _participant_for(request, pk: int, participant_id: int) -> tuple[GameSession
     return session, participant
 
 
+# A draw and a choice: who may act for the participant is checked by the service, under the lock,
+# where it reads the participant anyway (the view reads nothing first).
+
+
+def _refused_for(request, pk: int, participant_id: int, error: str):
+    """A draw or a choice refused: the session read for the answer (404 for whoever may not act)."""
+    session, _participant = _participant_for(request, pk, participant_id)
+    return done(request, session, error=error)
+
+
 @login_required
 @require_POST
 def participant_draw(request, pk: int, participant_id: int):
-    session, participant = _participant_for(request, pk, participant_id)
     try:
-        checks_actions.check_draw(participant=participant, by=request.user)
+        participant = checks_actions.check_draw(participant=Participant(pk=participant_id), by=request.user,
+                                                in_session=pk)
+    except NotAllowed:
+        raise Http404 from None
     except SessionError as err:
-        return done(request, session, error=str(err))
-    return done(request, session)
+        return _refused_for(request, pk, participant_id, str(err))
+    return done(request, participant.prueba.session)
 
 
 @login_required
 @require_POST
 def participant_choose(request, pk: int, participant_id: int):
-    session, participant = _participant_for(request, pk, participant_id)
     form = ChooseForm(request.POST)
     if not form.is_valid():
-        return done(request, session, error=_("Choose one of the cards you drew."))
+        return _refused_for(request, pk, participant_id, _("Choose one of the cards you drew."))
     try:
-        checks_actions.check_choose(participant=participant, by=request.user, card=form.cleaned_data["card"],
-                              suit=form.cleaned_data["suit"] or "")
+        participant = checks_actions.check_choose(participant=Participant(pk=participant_id), by=request.user,
+                                                  card=form.cleaned_data["card"], suit=form.cleaned_data["suit"] or "",
+                                                  in_session=pk)
+    except NotAllowed:
+        raise Http404 from None
     except SessionError as err:
-        return done(request, session, error=str(err))
-    return done(request, session)
+        return _refused_for(request, pk, participant_id, str(err))
+    return done(request, participant.prueba.session)
 
 
 @login_required

@@ -1,14 +1,16 @@
-"""The Mayor's calls are checked by the service under the session's lock (issue #11): who calls
-(anybody but the Mayor gets 404 and nothing is made) and whom (a character of another campaign,
-or a protagonist not at the session, is refused with its own message), with the session read once."""
+"""The Mayor's calls, and a participant's draw and choice, are checked by the service under the
+session's lock (issue #11), with the session read once and the view reading nothing first: who calls
+(anybody but the Mayor gets 404 and nothing is made) and whom (a character of another campaign, or a
+protagonist not at the session, is refused with its own message); who draws and chooses (the
+character's player or the Mayor, for a participant of that session; 404 for anybody else)."""
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from frontera.play.models import Check, SessionEvent
-from frontera.play.services.checks import Entry, check_request, opposed_request
+from frontera.play.models import Check, Participant, SessionEvent
+from frontera.play.services.checks import Entry, check_draw, check_request, opposed_request
 from frontera.play.services.core import NotAllowed
 from tests.factories import make_campaign, make_protagonist, make_table, make_user
 
@@ -87,3 +89,47 @@ def test_the_services_refuse_anybody_but_the_mayor():
     assert prueba.session.viewer_role == "mayor"
     again = check_request(session=session, by=mayor, characters=[hero.pk], trait="manos", request_key="k")
     assert again.pk == prueba.pk and again.session.pk == session.pk  # a double submit: the check made
+
+
+def _draw(client, session, participant):
+    return client.post(reverse("play_draw", args=[session.pk, participant.pk]), **HX)
+
+
+def test_who_draws_and_chooses_is_checked_under_the_lock(client):
+    session, mayor, seated, (minion,) = make_table()
+    other, other_mayor, other_seated, _ = make_table()
+    (p1, hero1), (p2, hero2) = seated
+    check = check_request(session=session, by=mayor, characters=[hero1, minion], trait="manos")
+    mine, minions_part = check.participants.order_by("pk")
+    elsewhere = check_request(session=other, by=other_mayor, characters=[other_seated[0][1]], trait="manos")
+    foreign = elsewhere.participants.get()
+    for user, participant, target in ((p2, mine, session), (p1, minions_part, session), (other_mayor, mine, session),
+                                      (p1, foreign, session), (mayor, foreign, session)):
+        client.force_login(user)
+        assert _draw(client, target, participant).status_code == 404, (user, participant)
+        assert client.post(reverse("play_choose", args=[target.pk, participant.pk]), {"card": "1:AS"},
+                           **HX).status_code == 404
+    assert set(Participant.objects.values_list("status", flat=True)) == {"requested"}
+    client.force_login(p1)
+    assert _draw(client, session, mine).status_code == 200
+    client.force_login(mayor)
+    assert _draw(client, session, minions_part).status_code == 200  # the Mayor draws for a minion
+    assert set(check.participants.values_list("status", flat=True)) == {"drawn"}
+    with pytest.raises(NotAllowed):
+        check_draw(participant=Participant(pk=foreign.pk), by=p1, in_session=other.pk)
+
+
+def test_a_draw_reads_the_session_and_the_participant_once(client):
+    session, mayor, seated, _ = make_table()
+    (p1, hero1), (p2, hero2) = seated
+    first, second = (check_request(session=session, by=mayor, characters=[hero], trait="manos").participants.get()
+                     for hero in (hero1, hero2))
+    client.force_login(p1)
+    _draw(client, session, first)  # caches, the first statements' plans
+    client.force_login(p2)
+    with CaptureQueriesContext(connection) as queries:
+        assert _draw(client, session, second).status_code == 200
+    sqls = [q["sql"] for q in queries.captured_queries]
+    before_the_draw = sqls[:next(i for i, sql in enumerate(sqls) if sql.startswith('UPDATE "play_participant"'))]
+    assert sum('FROM "play_gamesession"' in sql for sql in before_the_draw) == 1
+    assert sum('FROM "play_participant"' in sql for sql in before_the_draw) == 1
