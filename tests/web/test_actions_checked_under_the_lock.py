@@ -98,7 +98,7 @@ def _draw(client, session, participant):
 def test_who_draws_and_chooses_is_checked_under_the_lock(client):
     session, mayor, seated, (minion,) = make_table()
     other, other_mayor, other_seated, _ = make_table()
-    (p1, hero1), (p2, hero2) = seated
+    (p1, hero1), (p2, _) = seated
     check = check_request(session=session, by=mayor, characters=[hero1, minion], trait="manos")
     mine, minions_part = check.participants.order_by("pk")
     elsewhere = check_request(session=other, by=other_mayor, characters=[other_seated[0][1]], trait="manos")
