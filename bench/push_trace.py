@@ -26,7 +26,7 @@ STEPS = (
     ("the bench's send → the ASGI app", "sent", "asgi"),
     ("the app → Django's WSGI handler", "asgi", "wsgi"),
     ("the handler → the view (middleware)", "wsgi", "view"),
-    ("the view → the service (its reads, the form)", "view", "service"),
+    ("the view → the service (what the view does first)", "view", "service"),
     ("the service → its publish (after COMMIT)", "service", "publish"),
     ("the publish → the event loop", "publish", "deliver"),
     ("the loop → the last stream's write", "deliver", "last write"),
