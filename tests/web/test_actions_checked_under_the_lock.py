@@ -65,6 +65,43 @@ def test_whom_the_mayor_calls_is_checked_under_the_lock_with_its_own_message(cli
     assert "Revisa el formulario" in _call(client, session, seated[0][1], key="").text  # the form's own checks stay
 
 
+def test_a_refused_call_does_not_tell_whether_a_character_exists_elsewhere(client):
+    """An id that names nothing and a character of another campaign get one answer, whatever the
+    call names before them (an error of the loop over the characters would come first for one of
+    them only)."""
+    session, mayor, seated, (minion,) = make_table()
+    elsewhere = make_user()
+    stranger = make_protagonist(make_campaign(players=[elsewhere]), elsewhere)
+    client.force_login(mayor)
+    answers = set()
+    for n, unknown in enumerate((stranger.pk, stranger.pk + 1000)):
+        for before in ([minion, minion], [seated[0][1]], []):
+            data = {"characters": [str(c.pk) for c in before] + [str(unknown)], "trait": "manos",
+                    "request_key": f"k{n}-{len(before)}"}
+            text = client.post(reverse("play_check_new", args=[session.pk]), data, **HX).text
+            answers.add("Elige personajes de esta campaña." in text)
+    assert answers == {True} and not Check.objects.exists()
+
+
+@pytest.mark.parametrize("bad", ["²", "9" * 5000, "9" * 20, "-3", "1e3"],
+                         ids=["superscript", "5000 digits", "20 digits", "negative", "exponent"])
+def test_an_id_that_is_no_id_is_refused_by_the_form(client, bad):
+    session, mayor, seated, _ = make_table()
+    data = {"characters": [bad], "trait": "manos", "request_key": "k"}
+    opposed = {"character_1": bad, "trait_1": "manos", "character_2": str(seated[0][1].pk), "trait_2": "manos",
+               "trait_3": "manos", "trait_4": "manos", "request_key": "o"}
+    client.force_login(seated[0][0])  # not the Mayor: 404, as for any refused call
+    assert client.post(reverse("play_check_new", args=[session.pk]), data, **HX).status_code == 404
+    assert client.post(reverse("play_check_new", args=[session.pk + 1000]), data, **HX).status_code == 404
+    assert client.post(reverse("play_opposed_new", args=[session.pk]), opposed, **HX).status_code == 404
+    client.force_login(mayor)
+    for url, form in ((reverse("play_check_new", args=[session.pk]), data),
+                      (reverse("play_opposed_new", args=[session.pk]), opposed)):
+        answer = client.post(url, form, **HX)
+        assert answer.status_code == 200 and "Revisa el formulario" in answer.text
+    assert not Check.objects.exists()
+
+
 def test_a_call_reads_the_session_once_under_the_lock(client):
     session, mayor, seated, _ = make_table()
     client.force_login(mayor)
@@ -86,9 +123,10 @@ def test_the_services_refuse_anybody_but_the_mayor():
         opposed_request(session=session, by=player, entries=[Entry(hero, "manos"), Entry(minion, "manos")])
     assert not Check.objects.exists()
     prueba = check_request(session=session, by=mayor, characters=[hero.pk], trait="manos", request_key="k")
-    assert prueba.session.viewer_role == "mayor"
+    assert prueba.session.viewer_role == "mayor"  # what the view answers with, read under the lock
     again = check_request(session=session, by=mayor, characters=[hero.pk], trait="manos", request_key="k")
-    assert again.pk == prueba.pk and again.session.pk == session.pk  # a double submit: the check made
+    assert again.pk == prueba.pk and again.session.viewer_role == "mayor"  # a double submit: the check made
+    assert Check.objects.count() == 1
 
 
 def _draw(client, session, participant):
@@ -115,6 +153,14 @@ def test_who_draws_and_chooses_is_checked_under_the_lock(client):
     client.force_login(mayor)
     assert _draw(client, session, minions_part).status_code == 200  # the Mayor draws for a minion
     assert set(check.participants.values_list("status", flat=True)) == {"drawn"}
+    drawn = Participant.objects.get(pk=mine.pk).drawn
+    for user in (p2, other_mayor, make_user()):  # a drawn hand: nobody else chooses from it
+        client.force_login(user)
+        for card in drawn:
+            assert client.post(reverse("play_choose", args=[session.pk, mine.pk]), {"card": card},
+                               **HX).status_code == 404
+        assert client.post(reverse("play_choose", args=[session.pk, mine.pk]), {}, **HX).status_code == 404
+    assert Participant.objects.get(pk=mine.pk).status == "drawn"
     with pytest.raises(NotAllowed):
         check_draw(participant=Participant(pk=foreign.pk), by=p1, in_session=other.pk)
 

@@ -5,6 +5,8 @@ from django.utils.translation import gettext_lazy as _
 
 from frontera.play.forms.common import SKILL_CHOICES, SUIT_CHOICES, TRAIT_CHOICES, new_request_key
 
+MAX_ID_DIGITS = 18  # a bigint's ids have at most 19 digits; 18 always fit
+
 
 def posted_ids(data, *names: str) -> list[tuple[int, str]]:
     """The character ids a submitted form names in ``names``, as choices: the Mayor's call forms
@@ -17,8 +19,10 @@ def posted_ids(data, *names: str) -> list[tuple[int, str]]:
     for name in names:
         values = data.getlist(name) if hasattr(data, "getlist") else data.get(name)
         for value in values if isinstance(values, list | tuple) else [values]:
-            if isinstance(value, int) or (isinstance(value, str) and value.isdigit()):
-                found.append((int(value), ""))
+            text = str(value)
+            # ASCII digits of a database id's size: "²" or 5000 digits are no id (the form refuses them)
+            if text.isascii() and text.isdecimal() and len(text) <= MAX_ID_DIGITS:
+                found.append((int(text), ""))
     return found
 
 

@@ -136,7 +136,9 @@ def create_check(
     seats = set(state.players)
     ids = [getattr(e.character, "pk", e.character) for e in entries]
     fresh = Character.objects.by_id(ids)  # the sheets as they are now
-    if len(fresh) < len(set(ids)):  # a character gone since the form was checked
+    # one answer, before any other, for an id that names nothing and one of another campaign: the
+    # answers must not tell whether a character exists elsewhere
+    if len(fresh) < len(set(ids)) or any(c.campaign_id != session.campaign_id for c in fresh.values()):
         raise SessionError(E_NOT_IN_CAMPAIGN)
     entries = [Entry(fresh[pk], e.trait, e.skill, e.modifier) for pk, e in zip(ids, entries, strict=True)]
     rng, seed = new_rng()
