@@ -16,8 +16,8 @@ What that costs, and its limits:
   is read, and uvicorn stops reading their sockets meanwhile (what a2wsgi's busy threads did).
 - An answer is held whole before it is sent. Django's answers here are whole anyway; the only
   streamed ones are static files (WhiteNoise, each at most a few hundred KB: htmx and the admin's
-  scripts are the largest) and the live streams, which take the other door. An export joins its rows (``tests/web/test_pages_door.py`` keeps
-  ``StreamingHttpResponse`` out of every other module).
+  scripts are the largest) and the live streams, which take the other door. An export joins its
+  rows (``tests/web/test_pages_door.py`` keeps ``StreamingHttpResponse`` out of every other module).
 """
 
 from __future__ import annotations
