@@ -21,7 +21,7 @@ import threading
 from weakref import WeakKeyDictionary
 
 from django.core.exceptions import FieldDoesNotExist
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.models.fields import AutoFieldMixin
 from django.db.models.sql import Query
 
@@ -158,7 +158,33 @@ def insert(objs: list) -> list:
         return model._default_manager.bulk_create(objs)
     if len(objs) > INSERT_BATCH:  # within every database's limit of bound values a statement
         return insert(objs[:INSERT_BATCH]) + insert(objs[INSERT_BATCH:])
-    sql, fields = _insert_sql(model, len(objs), db_connection.vendor)
+    _run_insert(objs, *_insert_sql(model, len(objs), db_connection.vendor), db_connection)
+    return objs
+
+
+def insert_first(obj) -> bool:
+    """``obj``'s row inserted unless a row of its table already holds the values one of the table's
+    unique constraints allows once (a form's ``request_key`` in a session): True when inserted
+    (``obj`` gets its primary key), False when that row was there (nothing is written, and the
+    transaction goes on). One ``INSERT … ON CONFLICT DO NOTHING RETURNING``, on PostgreSQL as on
+    SQLite: the constraint itself tells a repeat, instead of a read of its own before the insert.
+
+    Issue #11: that read was one of the round trips to PostgreSQL before a call's push."""
+    model = type(obj)
+    db_connection = connections[DEFAULT_DB_ALIAS]
+    if not db_connection.features.can_return_rows_from_bulk_insert:
+        try:
+            with transaction.atomic():
+                obj.save(force_insert=True)
+        except IntegrityError:
+            return False
+        return True
+    return bool(_run_insert([obj], *_insert_sql(model, 1, db_connection.vendor, first=True), db_connection))
+
+
+def _run_insert(objs: list, sql: str, fields: list, db_connection) -> list:
+    """Runs :func:`_insert_sql`'s statement for ``objs``; each row inserted gives its object its key.
+    The objects inserted are returned (all of them, but for a row ``ON CONFLICT`` skipped)."""
     params = []
     for obj in objs:
         obj._prepare_related_fields_for_save(operation_name="insert")
@@ -166,7 +192,9 @@ def insert(objs: list) -> list:
     with db_connection.cursor() as cursor:
         cursor.execute(sql, params)
         keys = [row[0] for row in cursor.fetchall()]
-    pk = model._meta.pk  # an auto field: the integer as the database returns it
+    if len(keys) < len(objs):  # insert_first: its one row was skipped
+        return []
+    pk = objs[0]._meta.pk  # an auto field: the integer as the database returns it
     for obj, key in zip(objs, keys, strict=True):
         setattr(obj, pk.attname, key)
         obj._state.adding = False
@@ -175,14 +203,17 @@ def insert(objs: list) -> list:
 
 
 @functools.cache
-def _insert_sql(model, count: int, vendor: str) -> tuple[str, list]:
+def _insert_sql(model, count: int, vendor: str, *, first: bool = False) -> tuple[str, list]:
+    """``first``: a row a unique constraint refuses is skipped (:func:`insert_first`, one row)."""
     meta = model._meta
     assert isinstance(meta.pk, AutoFieldMixin), "insert() is for models whose key the database makes"
+    assert count == 1 or not first, "insert_first() inserts one row"
     fields = [field for field in meta.concrete_fields if field is not meta.pk]
     quote = connection.ops.quote_name
     row = f"({', '.join(['%s'] * len(fields))})"
+    skip = " ON CONFLICT DO NOTHING" if first else ""
     sql = (f"INSERT INTO {table(model)} ({', '.join(quote(field.column) for field in fields)}) "
-           f"VALUES {', '.join([row] * count)} RETURNING {quote(meta.pk.column)}")
+           f"VALUES {', '.join([row] * count)}{skip} RETURNING {quote(meta.pk.column)}")
     return sql, fields
 
 

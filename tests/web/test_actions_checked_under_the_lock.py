@@ -112,6 +112,29 @@ def test_a_call_reads_the_session_once_under_the_lock(client):
     before_the_check = sqls[:next(i for i, sql in enumerate(sqls) if sql.startswith('INSERT INTO "play_check"'))]
     assert sum('FROM "play_gamesession"' in sql for sql in before_the_check) == 1
     assert not any('"characters_character"."name" FROM' in sql for sql in before_the_check)  # no callable list
+    # the form's key is told new by the check's own INSERT (its unique constraint), not by a read
+    assert not any('FROM "play_check"' in sql for sql in before_the_check)
+    assert "ON CONFLICT DO NOTHING" in next(sql for sql in sqls if sql.startswith('INSERT INTO "play_check"'))
+
+
+def test_a_double_submit_of_a_call_answers_with_the_first_check_even_if_the_table_changed(client):
+    """The second submit of one form is the first call, whether it arrives at once or after its
+    character has left the campaign: one check, nothing more written, the same answer."""
+    session, mayor, seated, _ = make_table()
+    hero = seated[0][1]
+    client.force_login(mayor)
+    assert _call(client, session, hero, key="twice").status_code == 200
+    made = Check.objects.get()
+    events = SessionEvent.objects.filter(session=session).count()
+    assert _call(client, session, hero, key="twice").status_code == 200
+    assert (Check.objects.get().pk, SessionEvent.objects.filter(session=session).count()) == (made.pk, events)
+    other, _, _, _ = make_table(players=1)
+    type(hero).objects.filter(pk=hero.pk).update(campaign=other.campaign)
+    answer = _call(client, session, hero, key="twice")
+    assert answer.status_code == 200 and "Elige personajes de esta campaña" not in answer.text
+    assert (Check.objects.get().pk, SessionEvent.objects.filter(session=session).count()) == (made.pk, events)
+    assert "Elige personajes de esta campaña" in _call(client, session, hero, key="new").text  # a new form is refused
+    assert Check.objects.count() == 1
 
 
 def test_the_services_refuse_anybody_but_the_mayor():

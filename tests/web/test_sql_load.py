@@ -14,7 +14,7 @@ from frontera.play.selectors.gambling import open_gambles
 from frontera.play.services.checks import check_request
 from frontera.play.services.combat import Fighter, combat_start
 from frontera.play.services.gambling import banca_begin, banca_deal, banca_try_stop
-from frontera.sql import INSERT_BATCH, column, insert, load, table, update
+from frontera.sql import INSERT_BATCH, column, insert, insert_first, load, table, update
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db
@@ -139,6 +139,23 @@ def test_insert_and_update_write_what_the_orm_writes():
     part.pk = -1
     with pytest.raises(Participant.DoesNotExist):
         update(part, ("status",))
+
+
+def test_insert_first_inserts_once_what_a_unique_constraint_allows_once():
+    """A form's key makes one check in a session: the second row is skipped by the constraint, with
+    nothing written and the transaction still usable; an empty key, or another session, is no repeat."""
+    session, mayor, _, _ = make_table(players=1)
+    other, other_mayor, _, _ = make_table(players=1)
+    first = Check(session=session, kind="trait", request_key="k1", created_by=mayor)
+    assert insert_first(first) is True and first.pk and not first._state.adding
+    again = Check(session=session, kind="opposed", request_key="k1", created_by=mayor)
+    with CaptureQueriesContext(connection) as queries:
+        assert insert_first(again) is False
+    assert len(queries) == 1 and again.pk is None and again._state.adding
+    assert Check.objects.get(session=session, request_key="k1").kind == "trait"  # the first, untouched
+    assert insert_first(Check(session=other, kind="trait", request_key="k1", created_by=other_mayor))
+    assert all(insert_first(Check(session=session, kind="trait", created_by=mayor)) for _ in range(2))
+    assert Check.objects.filter(session=session).count() == 3
 
 
 def test_an_outer_join_that_finds_no_related_row_gives_none():

@@ -38,8 +38,8 @@ from frontera.play.services.core import (
     SessionError,
     explain_moves,
     load_state,
-    lock_for_request,
     lock_session,
+    made_by_request,
     msg,
     new_rng,
     plays_own_seat,
@@ -53,7 +53,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import TRAIT_SUIT, TRAITS, Card, check_trait
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 from frontera.rules.tracks import draw_penalty
-from frontera.sql import column, insert, rows, table, update
+from frontera.sql import column, insert, insert_first, rows, table, update
 
 # --- follow-ups ---------------------------------------------------------------------------------
 # Some table actions start a check and settle when it resolves: a banca's attempt to leave and
@@ -123,58 +123,34 @@ def create_check(
     feed); ``None`` (a banca, a duel, medical attention...) refreshes every region. ``mayor_only``:
     anybody but the session's Mayor is refused under the lock (:class:`core.NotAllowed`). The check
     made (or found) holds the locked session as its ``session``, read with ``by``'s role."""
-    session, existing = lock_for_request(session, Check, request_key, by=by,
-                                         may=can_run_session if mayor_only else None)
-    if existing is not None:
-        existing.session = session
-        return existing  # a double submit of the same form
-    if not entries:
-        raise SessionError(E_NO_CHARACTERS)
-    if kind == Check.Kind.OPPOSED and len(entries) < 2:
-        raise SessionError(E_FEW_PARTICIPANTS)
+    session = lock_session(session, by=by, may=can_run_session if mayor_only else None)
     state = load_state(session)
-    seats = set(state.players)
-    ids = [getattr(e.character, "pk", e.character) for e in entries]
-    fresh = Character.objects.by_id(ids)  # the sheets as they are now
-    # one answer, before any other, for an id that names nothing and one of another campaign: the
-    # answers must not tell whether a character exists elsewhere
-    if len(fresh) < len(set(ids)) or any(c.campaign_id != session.campaign_id for c in fresh.values()):
-        raise SessionError(E_NOT_IN_CAMPAIGN)
-    entries = [Entry(fresh[pk], e.trait, e.skill, e.modifier) for pk, e in zip(ids, entries, strict=True)]
     rng, seed = new_rng()
-    # equipment counts only toward a skill (FR-CHAR-5): no catalogue to read for a bare trait
-    catalogue = campaign_catalogue(session.campaign) if any(e.skill for e in entries) else None
     try:
-        difficulty = rules_checks.check_difficulty(difficulty)
-        rows = []
-        seen = set()
-        for entry in entries:
-            character = entry.character
-            if character.pk in seen:
-                raise SessionError(E_SAME_CHARACTER_TWICE % {"name": character.name})
-            seen.add(character.pk)
-            check_trait(entry.trait)
-            seat = seat_for(session, character, seats)
-            sheet = rules_characters.Character.from_json(character.sheet)
-            achispado = None
-            if sheet.sobriety == -1:  # FR-SOB-1: Achispado draws from the dead man's hand first
-                achispado = Card.from_uid(rules_session.draw_dead_mans_hand(state, rng, 1)[0]).code
-            count, breakdown = count_cards(sheet, entry.trait, entry.skill, entry.modifier, achispado,
-                                           catalogue=catalogue)
-            rows.append((entry, seat, count, breakdown, achispado))
-    except RulesError as err:
-        raise SessionError(rules_message(err)) from err
-    [prueba] = insert([Check(
+        difficulty, called = _called(session, kind, entries, difficulty, state, rng)
+    except SessionError:
+        # a double submit whose table changed since the first (a character gone...) is still the first
+        if (existing := made_by_request(session, Check, request_key)) is None:
+            raise
+        existing.session = session
+        return existing
+    prueba = Check(
         session=session, kind=kind, difficulty=difficulty, label="" if isinstance(label, dict) else label[:120],
         label_msg=label if isinstance(label, dict) else {}, request_key=request_key, created_by=by,
-    )])
+    )
+    # a double submit of the same form: the key's unique constraint keeps the first check, instead
+    # of a read of the key before (issue #11: one round trip fewer before the push)
+    if not insert_first(prueba):
+        existing = made_by_request(session, Check, request_key)
+        existing.session = session
+        return existing
     participants = insert([Participant(
         prueba=prueba, character=entry.character, seat=seat, trait=entry.trait, skill=entry.skill,
         modifier=entry.modifier, cards=count, achispado_card=achispado or "",
-    ) for entry, seat, count, breakdown, achispado in rows])
+    ) for entry, seat, count, breakdown, achispado in called])
     log = EventLog(session, by, [])
     statuses = []
-    for participant, (entry, _seat, count, breakdown, achispado) in zip(participants, rows, strict=True):
+    for participant, (entry, _seat, count, breakdown, achispado) in zip(participants, called, strict=True):
         what = check_what(entry.trait, entry.skill)
         if achispado:
             log.decide(
@@ -196,11 +172,51 @@ def create_check(
             log.decide(gettext_noop("%(who)s would draw no card: automatic failure."), rules=["FR-CHK-1"],
                        prueba=prueba, who=entry.character.name)
         statuses.append(participant.status)
-    if regions is not None and not any(achispado for *_, achispado in rows):
+    if regions is not None and not any(achispado for *_, achispado in called):
         log.regions = set(regions)  # not when an Achispado's card left the dead man's hand (zones)
     log.flush()
     _refresh_check(prueba, session, by, statuses)
     return prueba
+
+
+def _called(session: GameSession, kind: str, entries: Sequence[Entry], difficulty: int | None, state, rng):
+    """The difficulty, and each entry as (entry, seat, cards, breakdown, Achispado's card) with its
+    sheet read afresh; refused (:class:`SessionError`) unless every entry may be called."""
+    if not entries:
+        raise SessionError(E_NO_CHARACTERS)
+    if kind == Check.Kind.OPPOSED and len(entries) < 2:
+        raise SessionError(E_FEW_PARTICIPANTS)
+    seats = set(state.players)
+    ids = [getattr(e.character, "pk", e.character) for e in entries]
+    fresh = Character.objects.by_id(ids)  # the sheets as they are now
+    # one answer, before any other, for an id that names nothing and one of another campaign: the
+    # answers must not tell whether a character exists elsewhere
+    if len(fresh) < len(set(ids)) or any(c.campaign_id != session.campaign_id for c in fresh.values()):
+        raise SessionError(E_NOT_IN_CAMPAIGN)
+    entries = [Entry(fresh[pk], e.trait, e.skill, e.modifier) for pk, e in zip(ids, entries, strict=True)]
+    # equipment counts only toward a skill (FR-CHAR-5): no catalogue to read for a bare trait
+    catalogue = campaign_catalogue(session.campaign) if any(e.skill for e in entries) else None
+    try:
+        difficulty = rules_checks.check_difficulty(difficulty)
+        called = []
+        seen = set()
+        for entry in entries:
+            character = entry.character
+            if character.pk in seen:
+                raise SessionError(E_SAME_CHARACTER_TWICE % {"name": character.name})
+            seen.add(character.pk)
+            check_trait(entry.trait)
+            seat = seat_for(session, character, seats)
+            sheet = rules_characters.Character.from_json(character.sheet)
+            achispado = None
+            if sheet.sobriety == -1:  # FR-SOB-1: Achispado draws from the dead man's hand first
+                achispado = Card.from_uid(rules_session.draw_dead_mans_hand(state, rng, 1)[0]).code
+            count, breakdown = count_cards(sheet, entry.trait, entry.skill, entry.modifier, achispado,
+                                           catalogue=catalogue)
+            called.append((entry, seat, count, breakdown, achispado))
+    except RulesError as err:
+        raise SessionError(rules_message(err)) from err
+    return difficulty, called
 
 
 # The draw's wording before issue #12, still in the logs of older sessions: kept translated.

@@ -207,10 +207,16 @@ def lock_for_request(session: GameSession, model, request_key: str, *, by=None, 
     itself missed a simultaneous submit that committed while this one waited for the lock
     (``tests/services/test_one_action_concurrency.py``)."""
     locked = lock_session(session, by=by, may=may)
+    return locked, made_by_request(locked, model, request_key)
+
+
+def made_by_request(session: GameSession, model, request_key: str):
+    """What ``request_key`` already made (a ``model``, a :class:`TableRequest`) in ``session``, or
+    ``None`` (no key: ``None``). Read in a statement of its own, after the session's lock."""
     if not request_key:
-        return locked, None
-    found = load(model, _by_request_key_sql(model), (locked.pk, request_key))
-    return locked, found[0] if found else None
+        return None
+    found = load(model, _by_request_key_sql(model), (session.pk, request_key))
+    return found[0] if found else None
 
 
 @cache
