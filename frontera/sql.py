@@ -182,23 +182,71 @@ def insert_first(obj) -> bool:
     return bool(_run_insert([obj], *_insert_sql(model, 1, db_connection.vendor, first=True), db_connection))
 
 
-def _run_insert(objs: list, sql: str, fields: list, db_connection) -> list:
-    """Runs :func:`_insert_sql`'s statement for ``objs``; each row inserted gives its object its key.
-    The objects inserted are returned (all of them, but for a row ``ON CONFLICT`` skipped)."""
+def insert_together(*groups: list) -> None:
+    """:func:`insert` for several lists of new rows, each list of one model, no row referring to a
+    row of another list (an action's new participants and its log lines): on PostgreSQL in one
+    statement, a data-modifying ``WITH`` for each list; elsewhere one :func:`insert` each. Every
+    object gets its primary key.
+
+    Issue #11: each statement was a round trip to PostgreSQL before a call's push."""
+    groups = tuple(group for group in groups if group)
+    db_connection = connections[DEFAULT_DB_ALIAS]
+    if (len(groups) < 2 or db_connection.vendor != "postgresql"
+            or any(len(group) > INSERT_BATCH for group in groups)):
+        for group in groups:
+            insert(group)
+        return
+    sql, fields = _insert_together_sql(tuple((type(group[0]), len(group)) for group in groups))
+    params = [value for group, group_fields in zip(groups, fields, strict=True)
+              for value in _insert_params(group, group_fields, db_connection)]
+    with db_connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchall()
+    for index, group in enumerate(groups):  # each list's keys in the order of its rows
+        _set_keys(group, [key for tag, key in found if tag == index])
+
+
+@functools.cache
+def _insert_together_sql(shape: tuple[tuple[type, int], ...]) -> tuple[str, list]:
+    quote = connection.ops.quote_name
+    parts, fields = [], []
+    for index, (model, count) in enumerate(shape):
+        sql, group_fields = _insert_sql(model, count, "postgresql")
+        parts.append(f"{quote(f'rows_{index}')} AS ({sql})")
+        fields.append(group_fields)
+    # a sequence gives a statement's rows rising keys in the order of its VALUES, as insert() relies on
+    keys = " UNION ALL ".join(
+        f"SELECT {index}, {quote(model._meta.pk.column)} FROM {quote(f'rows_{index}')}"
+        for index, (model, _count) in enumerate(shape)
+    )
+    return f"WITH {', '.join(parts)} {keys} ORDER BY 1, 2", fields
+
+
+def _insert_params(objs: list, fields: list, db_connection) -> list:
     params = []
     for obj in objs:
         obj._prepare_related_fields_for_save(operation_name="insert")
         params += [field.get_db_prep_save(field.pre_save(obj, True), db_connection) for field in fields]
-    with db_connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        keys = [row[0] for row in cursor.fetchall()]
-    if len(keys) < len(objs):  # insert_first: its one row was skipped
-        return []
+    return params
+
+
+def _set_keys(objs: list, keys: list) -> None:
     pk = objs[0]._meta.pk  # an auto field: the integer as the database returns it
     for obj, key in zip(objs, keys, strict=True):
         setattr(obj, pk.attname, key)
         obj._state.adding = False
         obj._state.db = DEFAULT_DB_ALIAS
+
+
+def _run_insert(objs: list, sql: str, fields: list, db_connection) -> list:
+    """Runs :func:`_insert_sql`'s statement for ``objs``; each row inserted gives its object its key.
+    The objects inserted are returned (all of them, but for a row ``ON CONFLICT`` skipped)."""
+    with db_connection.cursor() as cursor:
+        cursor.execute(sql, _insert_params(objs, fields, db_connection))
+        keys = [row[0] for row in cursor.fetchall()]
+    if len(keys) < len(objs):  # insert_first: its one row was skipped
+        return []
+    _set_keys(objs, keys)
     return objs
 
 

@@ -136,9 +136,11 @@ class Session:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict) -> Session:
-        """A session holding a deep copy of ``data`` (what :meth:`to_json` or a JSON decoder gives)."""
-        return cls(**_copy_json(data))
+    def from_json(cls, data: dict, *, copy: bool = True) -> Session:
+        """A session holding a deep copy of ``data`` (what :meth:`to_json` or a JSON decoder gives).
+        ``copy=False``: holding ``data`` itself, for a caller that only reads the session; neither
+        may then be changed."""
+        return cls(**(_copy_json(data) if copy else data))
 
     def copy(self) -> Session:
         return Session(**self.to_json())  # to_json's result is a deep copy already

@@ -9,12 +9,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from frontera.characters.models import Character
-from frontera.play.models import Check, CombatRound, GameSession, Participant, Seat
+from frontera.play.models import Check, CombatRound, GameSession, Participant, Seat, SessionEvent
 from frontera.play.selectors.gambling import open_gambles
 from frontera.play.services.checks import check_request
 from frontera.play.services.combat import Fighter, combat_start
 from frontera.play.services.gambling import banca_begin, banca_deal, banca_try_stop
-from frontera.sql import INSERT_BATCH, column, insert, insert_first, load, table, update
+from frontera.sql import INSERT_BATCH, column, insert, insert_first, insert_together, load, table, update
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db
@@ -156,6 +156,33 @@ def test_insert_first_inserts_once_what_a_unique_constraint_allows_once():
     assert insert_first(Check(session=other, kind="trait", request_key="k1", created_by=other_mayor))
     assert all(insert_first(Check(session=session, kind="trait", created_by=mayor)) for _ in range(2))
     assert Check.objects.filter(session=session).count() == 3
+
+
+def test_insert_together_writes_each_list_as_insert_does_in_one_statement_on_postgresql():
+    """A call's participants and its log lines: every row as the ORM would write it, each object with
+    its key in the order of its list; one statement on PostgreSQL, one a list elsewhere."""
+    session, mayor, seated, _ = make_table(players=2)
+    [prueba] = insert([Check(session=session, kind="trait", created_by=mayor)])
+    heroes = [hero for _, hero in seated]
+    participants = [Participant(prueba=prueba, character=hero, seat=f"c{hero.pk}", trait="manos", cards=n + 1,
+                                status="resolved" if n else "requested") for n, hero in enumerate(heroes)]
+    events = [SessionEvent(session=session, actor=mayor, kind="decision", prueba=prueba, message=f"line {n}",
+                           params={"n": n}, rules=["FR-CHK-1"]) for n in range(3)]
+    with CaptureQueriesContext(connection) as queries:
+        insert_together(participants, [], events)
+    assert len(queries) == (1 if connection.vendor == "postgresql" else 2)
+    assert all(p.pk and not p._state.adding for p in participants + events)
+    stored = {p.pk: p for p in Participant.objects.filter(prueba=prueba)}
+    assert [(stored[p.pk].character_id, stored[p.pk].cards, stored[p.pk].status) for p in participants] == [
+        (heroes[0].pk, 1, "requested"), (heroes[1].pk, 2, "resolved")]
+    lines = {e.pk: e for e in SessionEvent.objects.filter(prueba=prueba)}
+    assert [(lines[e.pk].message, lines[e.pk].params) for e in events] == [(f"line {n}", {"n": n}) for n in range(3)]
+    assert [e.pk for e in events] == sorted(e.pk for e in events)
+    many = [Participant(prueba=prueba, character=heroes[0], seat="x", trait="manos", cards=n)
+            for n in range(INSERT_BATCH + 1)]  # past one statement's batch: a list at a time
+    insert_together(many, [SessionEvent(session=session, actor=mayor, kind="decision", message="more")])
+    assert [p.cards for p in Participant.objects.filter(prueba=prueba, seat="x").order_by("pk")] == list(
+        range(INSERT_BATCH + 1))
 
 
 def test_an_outer_join_that_finds_no_related_row_gives_none():

@@ -43,6 +43,7 @@ from frontera.play.services.core import (
     msg,
     new_rng,
     plays_own_seat,
+    read_state,
     rules_message,
     save_state,
     seat_for,
@@ -53,7 +54,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import TRAIT_SUIT, TRAITS, Card, check_trait
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 from frontera.rules.tracks import draw_penalty
-from frontera.sql import column, insert, insert_first, rows, table, update
+from frontera.sql import column, insert_first, rows, table, update
 
 # --- follow-ups ---------------------------------------------------------------------------------
 # Some table actions start a check and settle when it resolves: a banca's attempt to leave and
@@ -124,7 +125,7 @@ def create_check(
     anybody but the session's Mayor is refused under the lock (:class:`core.NotAllowed`). The check
     made (or found) holds the locked session as its ``session``, read with ``by``'s role."""
     session = lock_session(session, by=by, may=can_run_session if mayor_only else None)
-    state = load_state(session)
+    state = read_state(session)  # a call moves no card: an Achispado's look at the dead man's hand puts it back
     rng, seed = new_rng()
     try:
         difficulty, called = _called(session, kind, entries, difficulty, state, rng)
@@ -144,12 +145,11 @@ def create_check(
         existing = made_by_request(session, Check, request_key)
         existing.session = session
         return existing
-    participants = insert([Participant(
+    participants = [Participant(
         prueba=prueba, character=entry.character, seat=seat, trait=entry.trait, skill=entry.skill,
         modifier=entry.modifier, cards=count, achispado_card=achispado or "",
-    ) for entry, seat, count, breakdown, achispado in called])
+    ) for entry, seat, count, breakdown, achispado in called]
     log = EventLog(session, by, [])
-    statuses = []
     for participant, (entry, _seat, count, breakdown, achispado) in zip(participants, called, strict=True):
         what = check_what(entry.trait, entry.skill)
         if achispado:
@@ -168,13 +168,12 @@ def create_check(
         if count <= 0:
             participant.status = Check.Status.RESOLVED if kind == Check.Kind.TRAIT else Check.Status.CHOSEN
             participant.outcome = "failure" if kind == Check.Kind.TRAIT else ""
-            update(participant, ("status", "outcome"))
             log.decide(gettext_noop("%(who)s would draw no card: automatic failure."), rules=["FR-CHK-1"],
                        prueba=prueba, who=entry.character.name)
-        statuses.append(participant.status)
     if regions is not None and not any(achispado for *_, achispado in called):
         log.regions = set(regions)  # not when an Achispado's card left the dead man's hand (zones)
-    log.flush()
+    log.flush(with_rows=participants)  # the participants and the log lines in one statement
+    statuses = [participant.status for participant in participants]
     _refresh_check(prueba, session, by, statuses)
     return prueba
 

@@ -40,7 +40,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 from frontera.rules.tracks import TRACK_NAMES
-from frontera.sql import column, insert, load, rows, table, update
+from frontera.sql import column, insert_together, load, rows, table, update
 
 E_SESSION_ENDED = _("This session has ended.")
 E_NOT_PROTAGONIST = _("%(name)s is not a protagonist of this campaign.")
@@ -155,14 +155,16 @@ class EventLog:
                 )
             )
 
-    def flush(self) -> None:
-        created = insert(self.rows)
+    def flush(self, *, with_rows: list | None = None) -> None:
+        """Writes the events (and ``with_rows``, other new rows of the action that no event refers
+        to, in the same statement where the database allows) and publishes after commit."""
+        insert_together(with_rows or [], self.rows)
+        created, self.rows = self.rows, []
         last = max((e.pk for e in created if e.pk), default=None)
         if last is None:  # backends without RETURNING ids
             last = SessionEvent.objects.filter(session=self.session).aggregate(m=Max("pk"))["m"]
         if last:
             publish_on_commit(session_topic(self.session.pk), last, self.regions)
-        self.rows = []
 
 
 def visible_to(state, seat) -> frozenset[str]:
@@ -242,6 +244,12 @@ def first_submission(session: GameSession, request_key: str) -> bool:
 
 def load_state(session: GameSession) -> rules_session.Session:
     return rules_session.Session.from_json(session.state)
+
+
+def read_state(session: GameSession) -> rules_session.Session:
+    """The session's state for an action that changes nothing of it (a call): not copied, so it
+    must not be changed (issue #11: the copy took ~0.2 ms a call)."""
+    return rules_session.Session.from_json(session.state, copy=False)
 
 
 def save_state(session: GameSession, state: rules_session.Session) -> None:
