@@ -21,7 +21,7 @@ import threading
 from weakref import WeakKeyDictionary
 
 from django.core.exceptions import FieldDoesNotExist
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, NotSupportedError, connection, connections
 from django.db.models.fields import AutoFieldMixin
 from django.db.models.sql import Query
 
@@ -162,24 +162,21 @@ def insert(objs: list) -> list:
     return objs
 
 
-def insert_first(obj) -> bool:
-    """``obj``'s row inserted unless a row of its table already holds the values one of the table's
-    unique constraints allows once (a form's ``request_key`` in a session): True when inserted
-    (``obj`` gets its primary key), False when that row was there (nothing is written, and the
-    transaction goes on). One ``INSERT … ON CONFLICT DO NOTHING RETURNING``, on PostgreSQL as on
-    SQLite: the constraint itself tells a repeat, instead of a read of its own before the insert.
+def insert_first(obj, constraint: str) -> bool:
+    """``obj``'s row inserted unless a row of its table already holds the values its unique
+    ``constraint`` (a name in the model's ``Meta.constraints``) allows once, such as a form's
+    ``request_key`` in a session: True when inserted (``obj`` gets its primary key), False when
+    that row was there (nothing is written, and the transaction goes on). Any other conflict (the
+    primary key, another constraint) raises ``IntegrityError`` as an insert does. One
+    ``INSERT … ON CONFLICT (…) WHERE … DO NOTHING RETURNING``, on PostgreSQL as on SQLite: the
+    constraint itself tells a repeat, instead of a read of its own before the insert.
 
     Issue #11: that read was one of the round trips to PostgreSQL before a call's push."""
-    model = type(obj)
     db_connection = connections[DEFAULT_DB_ALIAS]
     if not db_connection.features.can_return_rows_from_bulk_insert:
-        try:
-            with transaction.atomic():
-                obj.save(force_insert=True)
-        except IntegrityError:
-            return False
-        return True
-    return bool(_run_insert([obj], *_insert_sql(model, 1, db_connection.vendor, first=True), db_connection))
+        raise NotSupportedError("insert_first() needs INSERT … RETURNING (PostgreSQL, SQLite)")
+    sql, fields = _insert_sql(type(obj), 1, db_connection.vendor, first=constraint)
+    return bool(_run_insert([obj], sql, fields, db_connection))
 
 
 def insert_together(*groups: list) -> None:
@@ -251,18 +248,31 @@ def _run_insert(objs: list, sql: str, fields: list, db_connection) -> list:
 
 
 @functools.cache
-def _insert_sql(model, count: int, vendor: str, *, first: bool = False) -> tuple[str, list]:
-    """``first``: a row a unique constraint refuses is skipped (:func:`insert_first`, one row)."""
+def _insert_sql(model, count: int, vendor: str, *, first: str = "") -> tuple[str, list]:
+    """``first``: a unique constraint's name; the row it refuses is skipped (:func:`insert_first`)."""
     meta = model._meta
     assert isinstance(meta.pk, AutoFieldMixin), "insert() is for models whose key the database makes"
     assert count == 1 or not first, "insert_first() inserts one row"
     fields = [field for field in meta.concrete_fields if field is not meta.pk]
     quote = connection.ops.quote_name
     row = f"({', '.join(['%s'] * len(fields))})"
-    skip = " ON CONFLICT DO NOTHING" if first else ""
+    skip = f" ON CONFLICT {_conflict_target(model, first)} DO NOTHING" if first else ""
     sql = (f"INSERT INTO {table(model)} ({', '.join(quote(field.column) for field in fields)}) "
            f"VALUES {', '.join([row] * count)}{skip} RETURNING {quote(meta.pk.column)}")
     return sql, fields
+
+
+def _conflict_target(model, name: str) -> str:
+    """``(columns) WHERE condition``: the unique index of ``model``'s constraint ``name``, written as
+    its migration wrote it (a partial index is matched only by its own condition)."""
+    [constraint] = [c for c in model._meta.constraints if c.name == name]
+    quote = connection.ops.quote_name
+    target = f"({', '.join(quote(model._meta.get_field(f).column) for f in constraint.fields)})"
+    if constraint.condition is None:
+        return target
+    # the SQL Django's schema editor gives the index's condition; the editor is only asked to
+    # write it (not entered: no schema is changed)
+    return f"{target} WHERE {constraint._get_condition_sql(model, connection.SchemaEditorClass(connection))}"
 
 
 def update(instance, fields: tuple[str, ...]) -> None:

@@ -114,7 +114,7 @@ def test_a_call_reads_the_session_once_under_the_lock(client):
     assert not any('"characters_character"."name" FROM' in sql for sql in before_the_check)  # no callable list
     # the form's key is told new by the check's own INSERT (its unique constraint), not by a read
     assert not any('FROM "play_check"' in sql for sql in before_the_check)
-    assert "ON CONFLICT DO NOTHING" in next(sql for sql in sqls if sql.startswith('INSERT INTO "play_check"'))
+    assert "DO NOTHING" in next(sql for sql in sqls if sql.startswith('INSERT INTO "play_check"'))
 
 
 def test_a_double_submit_of_a_call_answers_with_the_first_check_even_if_the_table_changed(client):

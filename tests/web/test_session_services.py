@@ -96,6 +96,22 @@ def test_fr_chk_1_zero_cards_is_an_automatic_failure_without_drawing():
     assert engine(session).pending[seat_key(hero.pk)] == {}
 
 
+def test_fr_sob_1_fr_opp_1_a_call_leaves_the_engine_state_as_it_was():
+    """A call reads the engine's state without copying it (issue #11): an Achispado's look at the dead
+    man's hand puts the card back, and an opposed check whose sides all fail at once is revealed in
+    the same action, saving the state; what is saved is the state as it was before the call."""
+    session, mayor, seated, (minion,) = make_table()
+    hero = seated[0][1]
+    set_tracks(hero, sobriety=-1)
+    before = GameSession.objects.get(pk=session.pk).state
+    prueba = opposed_request(session=session, by=mayor, entries=[Entry(hero, "manos", "", -10),
+                                                                 Entry(minion, "manos", "", -10)])
+    assert prueba.participants.get(character=hero).achispado_card in DEAD_MANS_HAND_CODES
+    assert Check.objects.get(pk=prueba.pk).status == "resolved"  # revealed in the call itself
+    assert GameSession.objects.get(pk=session.pk).state == before
+    assert len(engine(session).dead_mans_hand) == len(rules_session.Session.from_json(before).dead_mans_hand) == 4
+
+
 def test_fr_sob_1_achispado_draws_from_the_dead_mans_hand_before_the_check():
     session, mayor, seated, _ = make_table()
     hero = seated[0][1]

@@ -5,7 +5,7 @@ import datetime
 
 import pytest
 from django.core.exceptions import FieldDoesNotExist
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from frontera.characters.models import Character
@@ -146,16 +146,38 @@ def test_insert_first_inserts_once_what_a_unique_constraint_allows_once():
     nothing written and the transaction still usable; an empty key, or another session, is no repeat."""
     session, mayor, _, _ = make_table(players=1)
     other, other_mayor, _, _ = make_table(players=1)
+    key = "one_check_per_request"
     first = Check(session=session, kind="trait", request_key="k1", created_by=mayor)
-    assert insert_first(first) is True and first.pk and not first._state.adding
+    assert insert_first(first, key) is True and first.pk and not first._state.adding
     again = Check(session=session, kind="opposed", request_key="k1", created_by=mayor)
     with CaptureQueriesContext(connection) as queries:
-        assert insert_first(again) is False
+        assert insert_first(again, key) is False
     assert len(queries) == 1 and again.pk is None and again._state.adding
     assert Check.objects.get(session=session, request_key="k1").kind == "trait"  # the first, untouched
-    assert insert_first(Check(session=other, kind="trait", request_key="k1", created_by=other_mayor))
-    assert all(insert_first(Check(session=session, kind="trait", created_by=mayor)) for _ in range(2))
+    assert insert_first(Check(session=other, kind="trait", request_key="k1", created_by=other_mayor), key)
+    assert all(insert_first(Check(session=session, kind="trait", created_by=mayor), key) for _ in range(2))
     assert Check.objects.filter(session=session).count() == 3
+
+
+def test_insert_first_skips_only_what_its_own_constraint_refuses():
+    """A session's start form key is its constraint; a row that breaks another unique constraint (the
+    campaign's session number) is an error, as with any insert, not a repeat."""
+    session, _, _, _ = make_table(players=1)
+    GameSession.objects.filter(pk=session.pk).update(request_key="start-1")
+    key = "one_session_per_start_request"
+
+    def copy(**changes):
+        row = GameSession.objects.get(pk=session.pk)
+        row.pk, row._state.adding = None, True
+        for name, value in changes.items():
+            setattr(row, name, value)
+        return row
+
+    assert insert_first(copy(number=session.number + 1), key) is False  # the same start form: skipped
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert_first(copy(request_key="start-2"), key)  # the same number: refused, not skipped
+    assert insert_first(copy(number=session.number + 1, request_key="start-2"), key) is True
+    assert GameSession.objects.filter(campaign=session.campaign).count() == 2
 
 
 def test_insert_together_writes_each_list_as_insert_does_in_one_statement_on_postgresql():
@@ -177,7 +199,6 @@ def test_insert_together_writes_each_list_as_insert_does_in_one_statement_on_pos
         (heroes[0].pk, 1, "requested"), (heroes[1].pk, 2, "resolved")]
     lines = {e.pk: e for e in SessionEvent.objects.filter(prueba=prueba)}
     assert [(lines[e.pk].message, lines[e.pk].params) for e in events] == [(f"line {n}", {"n": n}) for n in range(3)]
-    assert [e.pk for e in events] == sorted(e.pk for e in events)
     many = [Participant(prueba=prueba, character=heroes[0], seat="x", trait="manos", cards=n)
             for n in range(INSERT_BATCH + 1)]  # past one statement's batch: a list at a time
     insert_together(many, [SessionEvent(session=session, actor=mayor, kind="decision", message="more")])

@@ -141,7 +141,7 @@ def create_check(
     )
     # a double submit of the same form: the key's unique constraint keeps the first check, instead
     # of a read of the key before (issue #11: one round trip fewer before the push)
-    if not insert_first(prueba):
+    if not insert_first(prueba, "one_check_per_request"):
         existing = made_by_request(session, Check, request_key)
         existing.session = session
         return existing
