@@ -131,10 +131,9 @@ def create_check(
         difficulty, called = _called(session, kind, entries, difficulty, state, rng)
     except SessionError:
         # a double submit whose table changed since the first (a character gone...) is still the first
-        if (existing := made_by_request(session, Check, request_key)) is None:
+        if (first := _first_call(session, request_key)) is None:
             raise
-        existing.session = session
-        return existing
+        return first
     prueba = Check(
         session=session, kind=kind, difficulty=difficulty, label="" if isinstance(label, dict) else label[:120],
         label_msg=label if isinstance(label, dict) else {}, request_key=request_key, created_by=by,
@@ -142,9 +141,7 @@ def create_check(
     # a double submit of the same form: the key's unique constraint keeps the first check, instead
     # of a read of the key before (issue #11: one round trip fewer before the push)
     if not insert_first(prueba, "one_check_per_request"):
-        existing = made_by_request(session, Check, request_key)
-        existing.session = session
-        return existing
+        return _first_call(session, request_key)
     participants = [Participant(
         prueba=prueba, character=entry.character, seat=seat, trait=entry.trait, skill=entry.skill,
         modifier=entry.modifier, cards=count, achispado_card=achispado or "",
@@ -176,6 +173,15 @@ def create_check(
     statuses = [participant.status for participant in participants]
     _refresh_check(prueba, session, by, statuses)
     return prueba
+
+
+def _first_call(session: GameSession, request_key: str) -> Check | None:
+    """What a repeat of a call's form answers with: the check its first submit made, holding the
+    locked session (read with the caller's role); ``None`` if the key made nothing yet."""
+    first = made_by_request(session, Check, request_key)
+    if first is not None:
+        first.session = session
+    return first
 
 
 def _called(session: GameSession, kind: str, entries: Sequence[Entry], difficulty: int | None, state, rng):
