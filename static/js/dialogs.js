@@ -35,18 +35,27 @@
   // After a successful call the dialog closes and the answer (the region the form aimed at) is
   // swapped in: the newest open item there is brought into view and marked for a moment, so the
   // Mayor sees the check he just called.
-  var showNewest = false;
-  document.addEventListener("frontera:close-dialog", function () { close(); showNewest = true; });
+  // A form opened for one item (a fighter's declaration) names it in its opener's data-fresh: that
+  // item is the one marked.
+  var showNewest = false, named = "";
+  document.addEventListener("frontera:close-dialog", function () {
+    named = (opener && opener.getAttribute("data-fresh")) || "";
+    close();
+    showNewest = true;
+  });
   document.addEventListener("htmx:afterSettle", function (evt) {
     var target = evt.detail && evt.detail.target;
     if (!showNewest || !target || !/^(checks|combat)$/.test(target.id)) return;
     showNewest = false;
-    var items = target.querySelectorAll("article[id^='check-']:not(.done), article[id^='exchange-'], article[id^='banca-'], article.fighter");
-    var newest = null, best = -1;
-    items.forEach(function (item) {
-      var n = parseInt(item.id.replace(/\D+/g, ""), 10);
-      if (!isNaN(n) && n > best) { best = n; newest = item; }
-    });
+    var newest = named ? document.getElementById(named) : null, best = -1;
+    named = "";
+    if (!newest) {
+      var items = target.querySelectorAll("article[id^='check-']:not(.done), article[id^='exchange-'], article[id^='banca-'], article.fighter");
+      items.forEach(function (item) {
+        var n = parseInt(item.id.replace(/\D+/g, ""), 10);
+        if (!isNaN(n) && n > best) { best = n; newest = item; }
+      });
+    }
     if (!newest) return;
     newest.scrollIntoView({ block: "nearest" });
     newest.classList.add("fresh");

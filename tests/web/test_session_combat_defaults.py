@@ -52,7 +52,9 @@ def test_fr_cmb_2_an_unarmed_fighter_defaults_to_pelea(client):
     combat = combat_start(session=session, by=mayor,
                                    fighters=[Fighter(a, "a"), Fighter(b, "b")])
     client.force_login(mayor)
-    data = _form_defaults(client.get(session.get_absolute_url()).text, a.pk)
+    # the Mayor's declaration opens in his dialog (the dashboard renders no closed form)
+    data = _form_defaults(client.get(reverse("play_combat_declare", args=[session.pk, combat.pk, a.pk]),
+                                     HTTP_HX_REQUEST="true").text, a.pk)
     assert (data["technique"], data["weapon"]) == ("pelea", "")
     client.post(reverse("play_combat_declare", args=[session.pk, combat.pk, a.pk]), data, HTTP_HX_REQUEST="true")
     assert combat_key(a.pk) in CombatRound.objects.get(pk=combat.pk).state["declarations"]

@@ -2,15 +2,18 @@
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from frontera.campaigns.permissions import can_act_for
 from frontera.characters.models import Character
 from frontera.play.forms.combat import CombatChooseForm, CombatStartForm, DeathRollForm, DeclareForm
 from frontera.play.forms.common import posted_request_key
-from frontera.play.models import CombatRound
+from frontera.play.models import CombatRound, GameSession
+from frontera.play.selectors.combat import combat_view
+from frontera.play.selectors.core import viewer_for
 from frontera.play.selectors.pages import callable_characters
 from frontera.play.services import combat as combat_actions
 from frontera.play.services import death as death_actions
@@ -64,9 +67,39 @@ def _fighters(combat) -> list[tuple[int, str]]:
     return sorted(((pk, character.name) for pk, character in Character.objects.by_id(ids).items()), key=lambda f: f[1])
 
 
+def _declare_dialog(request, pk: int, combat_id: int, character_id: int):
+    """The Mayor's declaration for one fighter, opened on demand in his dialog (a page of its own
+    without JavaScript): the dashboard renders no declaration form while it is closed (issue #11).
+    A fighter who has nothing to declare any more (declared meanwhile, the turn or the fight moved
+    on) gets a notice instead of a form."""
+    session = session_for_mayor(request.user, pk)
+    combat = CombatRound.objects.of_session(combat_id, session.pk)
+    if combat is None or f"k{character_id}" not in combat.state.get("combatants", {}):
+        raise Http404
+    if session.status == GameSession.Status.ENDED:
+        return redirect(session)
+    fight = combat_view(session, viewer_for(session, request.user))
+    row = next((r for r in fight["rows"] if r["pk"] == character_id), None) \
+        if fight is not None and fight["combat"].pk == combat.pk else None
+    notice = ""
+    if row is None:
+        notice = _("This fight has ended.")
+    elif not row["can_declare"]:
+        notice = _("%(name)s has nothing to declare now.") % {"name": row["name"]}
+    context = {"session": session, "campaign": session.campaign, "name": "declare", "fight": fight, "row": row,
+               "title": _("Declare for %(name)s") % {"name": row["name"]} if row else _("Fight"),
+               "notice": notice, "is_mayor": True, "in_dialog": bool(request.htmx)}
+    template = "play/action_form.html"
+    return render(request, f"{template}#dialog" if request.htmx else template, context)
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
 def combat_declare(request, pk: int, combat_id: int, character_id: int):
+    """A fighter's declaration: GET opens the Mayor's form for it, POST declares."""
+    if request.method == "GET":
+        return _declare_dialog(request, pk, combat_id, character_id)
     session, combat = _combat_for(request, pk, combat_id)
     character = _fighter_for(request, session, combat, character_id)
     form = DeclareForm(request.POST, fighters=_fighters(combat))

@@ -1,0 +1,120 @@
+"""The Mayor declares for a fighter in his dialog (issue #11: no form rendered that is not open).
+
+The dashboard's fight shows, for each fighter who may still declare, a link that opens that
+fighter's declaration in the Mayor's dialog; the form itself is rendered only then. A phone keeps
+its own fighter's form open in the page. FR-CMB-1 (declare before drawing) holds either way."""
+
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from frontera.characters.models import Character
+from frontera.play.models import CombatRound, combat_key
+from frontera.play.services.combat import Fighter, combat_start
+from frontera.play.services.sessions import session_end
+from tests.factories import make_campaign, make_minion, make_table, make_user
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    with translation.override("en"):
+        yield
+
+
+def _fight():
+    session, mayor, [(player, hero)], (m1, m2) = make_table(players=1, minions=2)
+    fighters = [Fighter(Character.objects.get(pk=hero.pk), "posse"), Fighter(m1, "gang"), Fighter(m2, "gang")]
+    return session, mayor, player, hero, (m1, m2), combat_start(session=session, by=mayor, fighters=fighters)
+
+
+def _declare_url(session, combat, character):
+    return reverse("play_combat_declare", args=[session.pk, combat.pk, character.pk])
+
+
+def test_fr_cmb_1_the_dashboards_fight_renders_no_declaration_form_only_the_links_that_open_one(client):
+    session, mayor, player, hero, (m1, m2), combat = _fight()
+    client.force_login(mayor)
+    region = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).text
+    assert 'class="declare"' not in region and 'name="technique"' not in region
+    for fighter in (hero, m1, m2):  # the Mayor may declare for each of them, one dialog each
+        link = re.search(rf'<a [^>]*data-testid="declare-open-{fighter.pk}"[^>]*>', region).group(0)
+        assert f'hx-get="{_declare_url(session, combat, fighter)}"' in link
+        assert 'hx-target="#dialog-body"' in link
+    # the phone keeps its own fighter's form in the page, open, and no other
+    client.force_login(player)
+    phone = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).text
+    assert f'data-testid="declare-{hero.pk}"' in phone and phone.count('class="declare"') == 1
+
+
+def test_fr_cmb_1_the_mayor_declares_for_an_npc_from_his_dialog(client):
+    session, mayor, player, hero, (m1, m2), combat = _fight()
+    client.force_login(mayor)
+    dialog = client.get(_declare_url(session, combat, m1), **HX)
+    assert dialog.status_code == 200
+    assert f"Declare for {m1.name}" in dialog.text and 'id="dialog-error"' in dialog.text
+    form = re.search(r'<form[^>]*class="declare".*?</form>', dialog.text, re.S).group(0)
+    assert '<input type="hidden" name="dialog" value="1">' in form
+    assert f'hx-post="{_declare_url(session, combat, m1)}"' in form and 'hx-target="#combat"' in form
+    response = client.post(_declare_url(session, combat, m1),
+                           {"technique": "pelea", "target": hero.pk, "band": "adyacente", "dialog": "1"}, **HX)
+    assert "frontera:close-dialog" in response["HX-Trigger"]  # the dialog closes, the fight comes back
+    assert 'id="combat"' in response.text
+    assert combat_key(m1.pk) in CombatRound.objects.get(pk=combat.pk).state["declarations"]
+    assert f'data-testid="declare-open-{m1.pk}"' not in response.text  # declared: no link any more
+    assert f'data-testid="declare-open-{m2.pk}"' in response.text
+    # opened again (a second tab, a late tap): a notice, no form
+    again = client.get(_declare_url(session, combat, m1), **HX).text
+    assert f"{m1.name} has nothing to declare now." in again and 'class="declare"' not in again
+
+
+def test_fr_cmb_1_a_refused_declaration_says_why_in_the_dialog_and_changes_nothing(client):
+    session, mayor, player, hero, (m1, m2), combat = _fight()
+    client.force_login(mayor)
+    before = CombatRound.objects.get(pk=combat.pk).state
+    response = client.post(_declare_url(session, combat, m1),
+                           {"technique": "apuntar", "target": hero.pk, "band": "largo", "dialog": "1"}, **HX)
+    assert response["HX-Retarget"] == "#dialog-error"
+    assert 'role="alert"' in response.text and "HX-Trigger" not in response
+    assert CombatRound.objects.get(pk=combat.pk).state == before
+
+
+def test_fr_cmb_1_without_javascript_the_declaration_is_a_page_of_its_own(client):
+    session, mayor, player, hero, (m1, m2), combat = _fight()
+    client.force_login(mayor)
+    page = client.get(_declare_url(session, combat, m2)).text
+    assert "<html" in page and 'class="declare"' in page and 'name="dialog"' not in page
+    response = client.post(_declare_url(session, combat, m2), {"technique": "move"})
+    assert response.status_code == 302 and response["Location"] == session.get_absolute_url()
+    assert combat_key(m2.pk) in CombatRound.objects.get(pk=combat.pk).state["declarations"]
+
+
+def test_fr_cmb_1_the_declaration_dialog_is_the_mayors_alone(client):
+    session, mayor, player, hero, (m1, m2), combat = _fight()
+    client.force_login(player)  # a player declares on their phone's own form, and opens no Mayor's dialog
+    assert client.get(_declare_url(session, combat, hero), **HX).status_code == 404
+    assert client.get(_declare_url(session, combat, m1), **HX).status_code == 404
+    client.force_login(make_user())  # outside the campaign
+    assert client.get(_declare_url(session, combat, m1), **HX).status_code == 404
+    client.force_login(mayor)
+    stranger = make_minion(make_campaign(make_user()))  # another campaign's: not a fighter here
+    outsider = make_minion(session.campaign)  # this campaign's, but not in this fight
+    for character in (stranger, outsider):
+        assert client.get(_declare_url(session, combat, character), **HX).status_code == 404
+    assert client.get(reverse("play_combat_declare", args=[session.pk, combat.pk + 999, m1.pk]),
+                      **HX).status_code == 404
+
+
+def test_fr_cmb_1_once_the_fight_or_the_session_is_over_the_dialog_offers_no_form(client):
+    session, mayor, player, hero, (m1, m2), combat = _fight()
+    client.force_login(mayor)
+    client.post(reverse("play_combat_step", args=[session.pk, combat.pk, "terminar"]), {"request_key": "end-1"}, **HX)
+    dialog = client.get(_declare_url(session, combat, m1), **HX).text
+    assert "This fight has ended." in dialog and 'class="declare"' not in dialog
+    session_end(session=session, by=mayor)
+    assert client.get(_declare_url(session, combat, m1), **HX).status_code == 302
