@@ -53,12 +53,12 @@ def test_fr_cmb_1_the_dashboards_fight_renders_no_declaration_form_only_the_link
 
 
 def test_fr_cmb_1_the_mayor_declares_for_an_npc_from_his_dialog(client):
-    session, mayor, player, hero, (m1, m2), combat = _fight()
+    session, mayor, _player, hero, (m1, m2), combat = _fight()
     client.force_login(mayor)
     dialog = client.get(_declare_url(session, combat, m1), **HX)
     assert dialog.status_code == 200
     assert f"Declare for {m1.name}" in dialog.text and 'id="dialog-error"' in dialog.text
-    form = re.search(r'<form[^>]*class="declare".*?</form>', dialog.text, re.S).group(0)
+    form = re.search(r'<form[^>]*class="declare".*?</form>', dialog.text, re.DOTALL).group(0)
     assert '<input type="hidden" name="dialog" value="1">' in form
     assert f'hx-post="{_declare_url(session, combat, m1)}"' in form and 'hx-target="#combat"' in form
     response = client.post(_declare_url(session, combat, m1),
@@ -74,7 +74,7 @@ def test_fr_cmb_1_the_mayor_declares_for_an_npc_from_his_dialog(client):
 
 
 def test_fr_cmb_1_a_refused_declaration_says_why_in_the_dialog_and_changes_nothing(client):
-    session, mayor, player, hero, (m1, m2), combat = _fight()
+    session, mayor, _player, hero, (m1, _m2), combat = _fight()
     client.force_login(mayor)
     before = CombatRound.objects.get(pk=combat.pk).state
     response = client.post(_declare_url(session, combat, m1),
@@ -85,7 +85,7 @@ def test_fr_cmb_1_a_refused_declaration_says_why_in_the_dialog_and_changes_nothi
 
 
 def test_fr_cmb_1_without_javascript_the_declaration_is_a_page_of_its_own(client):
-    session, mayor, player, hero, (m1, m2), combat = _fight()
+    session, mayor, _player, _hero, (_m1, m2), combat = _fight()
     client.force_login(mayor)
     page = client.get(_declare_url(session, combat, m2)).text
     assert "<html" in page and 'class="declare"' in page and 'name="dialog"' not in page
@@ -95,7 +95,7 @@ def test_fr_cmb_1_without_javascript_the_declaration_is_a_page_of_its_own(client
 
 
 def test_fr_cmb_1_the_declaration_dialog_is_the_mayors_alone(client):
-    session, mayor, player, hero, (m1, m2), combat = _fight()
+    session, mayor, player, hero, (m1, _m2), combat = _fight()
     client.force_login(player)  # a player declares on their phone's own form, and opens no Mayor's dialog
     assert client.get(_declare_url(session, combat, hero), **HX).status_code == 404
     assert client.get(_declare_url(session, combat, m1), **HX).status_code == 404
@@ -111,7 +111,7 @@ def test_fr_cmb_1_the_declaration_dialog_is_the_mayors_alone(client):
 
 
 def test_fr_cmb_1_once_the_fight_or_the_session_is_over_the_dialog_offers_no_form(client):
-    session, mayor, player, hero, (m1, m2), combat = _fight()
+    session, mayor, _player, _hero, (m1, _m2), combat = _fight()
     client.force_login(mayor)
     client.post(reverse("play_combat_step", args=[session.pk, combat.pk, "terminar"]), {"request_key": "end-1"}, **HX)
     dialog = client.get(_declare_url(session, combat, m1), **HX).text

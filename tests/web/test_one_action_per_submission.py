@@ -195,8 +195,8 @@ def _combat_url(name, session, combat, character=None, step=None):
 def test_fr_cmb_1_a_double_submitted_declaration_is_one_declaration(client, htmx):
     session, mayor, player, hero, minion, combat = _fight()
     client.force_login(mayor)
-    form = form_on(client, _page(session), _combat_url("play_combat_declare", session, combat, minion),
-                   fragment="combat")
+    url = _combat_url("play_combat_declare", session, combat, minion)
+    form = form_on(client, url, url)  # the Mayor's declaration opens on its own URL (his dialog, or a page)
     post_twice(client, session, form, form.data, htmx=htmx)
     combat.refresh_from_db()
     assert f"k{minion.pk}" in combat.state["declarations"]

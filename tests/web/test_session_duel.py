@@ -23,7 +23,7 @@ from frontera.play.models import (
 )
 from frontera.play.selectors.core import render_message
 from frontera.play.services.checks import check_choose, check_draw
-from frontera.play.services.combat import Fighter, _combatant_spec
+from frontera.play.services.fighters import Fighter, combatant_spec
 from frontera.play.services.core import SessionError
 from frontera.play.services.duels import pistol_duel_start
 from frontera.play.services.exchanges import exchange_choices, exchange_choose
@@ -96,7 +96,7 @@ def test_fr_cmb_15_duel_draws_manos_disparo_rapido_cards_per_fr_chk_1():
     other = pistol_duel_start(session=session, by=mayor, first=rival, first_weapon="revolver",
                                        second=gunman, second_weapon="revolver")
     assert other.prueba.participants.get(character=rival).cards == 3 - 1
-    spec = _combatant_spec(Fighter(gunman, "a"), {})
+    spec = combatant_spec(Fighter(gunman, "a"), {})
     assert rules_combat.duel_cards(spec) == parts[gunman.pk].cards  # the engine agrees (no equipment bonus)
     assert duel.prueba.kind == Check.Kind.OPPOSED
     from frontera.play.selectors.checks import check_label  # the label is read in the reader's language

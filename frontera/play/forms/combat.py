@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from frontera.play.forms.checks import posted_ids
 from frontera.play.forms.common import SUIT_CHOICES, new_request_key
 
 TECHNIQUE_CHOICES = [
@@ -48,13 +49,19 @@ class DeclareForm(forms.Form):
     move_cover = forms.ChoiceField(label=_("Cover at the end of the turn"), required=False,
                                    choices=[("", _("as now"))] + COVER_CHOICES)
 
-    def __init__(self, *args, fighters=(), **kwargs):
+    def __init__(self, *args, fighters=None, **kwargs):
+        """``fighters``: [(id, name)] the targets and the patient are chosen among. Without them, the
+        ids posted (:func:`~frontera.play.forms.checks.posted_ids`): the service then checks, under
+        the session's lock, that each is a fighter of this fight (issue #11: the view reads nothing
+        first)."""
         super().__init__(*args, **kwargs)
+        if fighters is None:
+            fighters = posted_ids(self.data or None, "targets", "target", "patient")
         self.fighter_ids = [int(pk) for pk, _name in fighters]
         self.fields["targets"].choices = [(str(pk), name) for pk, name in fighters]
         for pk, name in fighters:
-            self.fields[f"band_{pk}"] = forms.ChoiceField(label=_("Range to %(name)s") % {"name": name},
-                                                          choices=BAND_CHOICES, required=False)
+            label = _("Range to %(name)s") % {"name": name} if name else _("Range")
+            self.fields[f"band_{pk}"] = forms.ChoiceField(label=label, choices=BAND_CHOICES, required=False)
 
     def clean(self):
         data = super().clean()

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from frontera.campaigns.permissions import is_mayor_of
+from frontera.campaigns.permissions import can_act_for, is_mayor_of, is_member_of
 from frontera.characters.models import CatalogueItem, Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.messages import engine_text
@@ -30,6 +30,7 @@ from frontera.play.services.core import (
     FEED,
     N_CARDS,
     EventLog,
+    NotAllowed,
     SessionError,
     explain_moves,
     first_submission,
@@ -52,13 +53,13 @@ from frontera.play.services.death import (
     record_death,
     track_penalty,
 )
+from frontera.play.services.fighters import Fighter, combatant_spec
 from frontera.play.services.medical import medical_request
 from frontera.rules import characters as rules_characters
 from frontera.rules import combat as rules_combat
 from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
-from frontera.rules.tracks import draw_penalty
 from frontera.sql import update
 
 # The decisions that delimit a fight and its turns (the history reads fights from them).
@@ -69,57 +70,10 @@ FIGHT_WITHDRAWN = gettext_noop("The Mayor withdraws the fight (%(who)s) in turn 
                                "unchosen cards go, unrevealed.")
 E_COMBAT_OPEN = _("A fight is already going on: end it first.")
 E_NOT_IN_COMBAT = _("%(name)s is not in this fight.")
+E_NOT_A_FIGHTER = _("Choose among the fighters of this fight.")
 E_COMBAT_ENDED = _("This fight has ended.")
 E_NO_CARDS_CHOSEN = _("Choose at least one card to play.")
 E_ONE_SIDE = _("A fight needs characters on two sides.")
-
-
-@dataclass(frozen=True)
-class Fighter:
-    """A character entering a fight, on a side, with its starting cover."""
-
-    character: Character
-    side: str
-    cover: str = "exposed"
-
-
-def carried_weapons(sheet: rules_characters.Character, catalogue: dict) -> tuple[list[dict], int, bool]:
-    """The sheet's weapons as the combat engine wants them, with the campaign's figures
-    (FR-CHAR-5), thrown weapons carried, and whether a knife holster is worn."""
-    weapons, thrown = [], 0
-    for item_id, quantity in sheet.equipment.items():
-        try:
-            entry = rules_characters.item(item_id, catalogue=catalogue)
-        except RulesError:
-            continue
-        if entry.get("category") != "weapon":
-            continue
-        tags = entry.get("tags", [])
-        weapons.append({"name": item_id, "kind": entry["kind"], "damage": entry.get("damage") or 0,
-                        "bands": entry.get("range") or None, "lasso": "grapple" in tags,
-                        "whip": "multi_attack" in tags, "knife": "knife" in tags,
-                        "in_hand": entry["kind"] == "thrown" and "melee" in tags})
-        if entry["kind"] == "thrown" and not ({"grapple", "multi_attack"} & set(tags)):
-            thrown += quantity
-    holster = any("holster" in key or key == "funda_de_cuchillos" for key in sheet.equipment)
-    return weapons, thrown, holster
-
-
-def _combatant_spec(fighter: Fighter, catalogue: dict) -> dict:
-    sheet = rules_characters.Character.from_json(fighter.character.sheet)
-    weapons, thrown, holster = carried_weapons(sheet, catalogue)
-    try:
-        penalty = draw_penalty(health=sheet.health, morale=sheet.morale, sobriety=sheet.sobriety)
-    except RulesError:
-        penalty = 0  # cannot act at all: the engine knows it from the tracks
-    return {
-        "key": combat_key(fighter.character.pk), "side": fighter.side, "aguante": sheet.aguante,
-        "is_npc": fighter.character.kind != Character.Kind.PROTAGONIST,
-        "traits": sheet.traits, "cards": sheet.cards_per_check if sheet.traits is None else None,
-        "skills": list(sheet.skills), "confianza": sheet.confianza, "weapons": weapons, "thrown": thrown,
-        "knife_holster": holster, "penalty": penalty, "health": sheet.health, "morale": sheet.morale,
-        "cover": fighter.cover,
-    }
 
 
 def _combat_message(err: RulesError, combat: CombatRound | None) -> str:
@@ -151,6 +105,51 @@ def _lock_combat(combat: CombatRound) -> tuple[GameSession, CombatRound]:
     return session, combat
 
 
+@dataclass
+class Locked:
+    """A fighter's action under the session's lock: the session, the fight, its fighters' characters
+    as they are now (by id) and the fighter acting."""
+
+    session: GameSession
+    combat: CombatRound
+    fighters: dict[int, Character]
+    character: Character
+
+    def names(self) -> dict[str, str]:
+        return {combat_key(pk): c.name for pk, c in self.fighters.items()}
+
+
+def _lock_fighter(combat: CombatRound, character: Character, *, by, in_session: int | None) -> Locked:
+    """Lock the session, then read the fight and its fighters (one statement each).
+
+    With ``in_session`` (a session's id; the fight and the fighter may then be given by their ids
+    alone, as a request names them): ``by`` must be of the session's campaign, the fight of that
+    session, and the fighter one of its fighters whom ``by`` may act for (``can_act_for``: its player,
+    or the Mayor); :class:`NotAllowed` otherwise, before anything else is said. The view then reads
+    nothing first (issue #11). Without it, the caller vouches for all that (a service, a test)."""
+    if in_session is not None:
+        session = lock_session(GameSession(pk=in_session), by=by, may=is_member_of)
+    else:
+        session = lock_session(GameSession(pk=combat.session_id))
+    locked = CombatRound.objects.of_session(combat.pk, session.pk)
+    if locked is None:
+        if in_session is not None:
+            raise NotAllowed
+        raise CombatRound.DoesNotExist
+    fighters = Character.objects.by_id([int(key[1:]) for key in locked.state["combatants"]])
+    if in_session is not None:
+        fresh = fighters.get(character.pk)
+        if fresh is None:
+            raise NotAllowed
+        fresh.campaign = session.campaign  # a fighter is of the session's campaign
+        if not can_act_for(by, fresh):
+            raise NotAllowed
+    if locked.status != CombatRound.Status.OPEN:
+        raise SessionError(E_COMBAT_ENDED)
+    locked.session = session  # the fight returned holds the locked session (the view answers with it)
+    return Locked(session, locked, fighters, fighters.get(character.pk, character))
+
+
 def _repeated(combat: CombatRound, request_key: str) -> bool:
     """A second submission of the Mayor's fight buttons (next turn, end, withdraw): locks the
     session and tells whether ``request_key`` already did its action (see :func:`first_submission`)."""
@@ -177,7 +176,7 @@ def combat_start(*, session: GameSession, by, fighters: Sequence[Fighter]) -> Co
         seat_for(session, fighter.character, set(state.players))
     try:
         catalogue = campaign_catalogue(session.campaign)
-        round_state = rules_combat.new_round([_combatant_spec(f, catalogue) for f in fighters])
+        round_state = rules_combat.new_round([combatant_spec(f, catalogue) for f in fighters])
     except RulesError as err:
         raise SessionError(rules_message(err)) from err
     combat = CombatRound.objects.create(session=session, state=round_state, created_by=by)
@@ -195,7 +194,8 @@ def combat_declare(*, combat: CombatRound, by, character: Character, technique: 
                    band: str = "adyacente", weapon: str = "", special: str = "", bonus: int = 0,
                    targets: Sequence[Character] = (), move_band: str = "", move_cover: str = "",
                    aims: Sequence[tuple[Character, str]] = (), cover: str = "", mount: str = "",
-                   holstered: bool | None = None, patient: Character | None = None) -> CombatRound:
+                   holstered: bool | None = None, patient: Character | None = None,
+                   in_session: int | None = None) -> CombatRound:
     """Declare before drawing (FR-CMB-1, -2, -3, -4, -6, -9, -10, -11, -13, -14, FR-CHK-5).
 
     ``technique`` is an attack technique, ``"move"`` (move only, no cards), ``"other"`` (another
@@ -207,18 +207,23 @@ def combat_declare(*, combat: CombatRound, by, character: Character, technique: 
     ``"gallop"``) and ``holstered`` (empty / None: as it stands). Where the fighter goes at the
     end of the turn: ``move_band`` (adyacente with an action, up to corto when only moving) and
     ``move_cover``. NPCs declare and draw before the players (the engine refuses otherwise).
-    The same declaration submitted twice is a no-op."""
-    session, combat = _lock_combat(combat)
+    The same declaration submitted twice is a no-op. ``in_session``: who may declare is checked
+    here (:func:`_lock_fighter`), and the fight, the fighter, the targets and the patient may be
+    given by their ids alone."""
+    locked = _lock_fighter(combat, character, by=by, in_session=in_session)
+    session, combat, character = locked.session, locked.combat, locked.character
     key = combat_key(character.pk)
     wanted = list(aims) or [(t, band or "adyacente") for t in (list(targets) or ([target] if target is not None else []))]
     bands: dict[str, str] = {}
     for who, who_band in wanted:
         bands.setdefault(combat_key(who.pk), who_band or "adyacente")
-    names = _fighter_names(combat)
+    names = locked.names()
     for who, who_key in [(character, key), *((t, combat_key(t.pk)) for t, _b in wanted),
                          *([(patient, combat_key(patient.pk))] if patient is not None else [])]:
-        if who_key not in names:
-            raise SessionError(E_NOT_IN_COMBAT % {"name": who.name})
+        if who_key not in names:  # one named by its id alone is not named back: it may be anybody's
+            raise SessionError(E_NOT_IN_COMBAT % {"name": who.name} if who.name else E_NOT_A_FIGHTER)
+    if patient is not None:
+        patient = locked.fighters[patient.pk]
     move = None
     if move_band or move_cover:
         move = {"band": move_band or "adyacente"}
@@ -318,10 +323,12 @@ def combat_reveal(*, combat: CombatRound, by) -> CombatRound:
 
 
 @transaction.atomic
-def combat_draw(*, combat: CombatRound, by, character: Character) -> CombatRound:
+def combat_draw(*, combat: CombatRound, by, character: Character, in_session: int | None = None) -> CombatRound:
     """Draw the declared number of cards from the character's cards in the session (FR-CMB-1,
-    FR-MODE-4, 7) and hand them in to the fight."""
-    session, combat = _lock_combat(combat)
+    FR-MODE-4, 7) and hand them in to the fight. ``in_session``: who may draw is checked here
+    (:func:`_lock_fighter`)."""
+    locked = _lock_fighter(combat, character, by=by, in_session=in_session)
+    session, combat, character = locked.session, locked.combat, locked.character
     key = combat_key(character.pk)
     if key in combat.state.get("hands", {}):
         return combat  # a double submit
@@ -373,15 +380,18 @@ def _holds_hand(session: GameSession, by, character: Character, combat: CombatRo
 
 @transaction.atomic
 def combat_choose(*, combat: CombatRound, by, character: Character, cards: Sequence[str], suit: str = "",
-                  targets: dict | None = None) -> CombatRound:
+                  targets: dict | None = None, in_session: int | None = None) -> CombatRound:
     """Choose in secret the card(s) to play, each at its target (``targets``: card uid → character;
     optional when one target was declared) (FR-CHK-2, FR-CMB-1, FR-CMB-6); a joker takes ``suit``. When every fighter who can act is ready, all reveal at once
     (:func:`combat_reveal`).
 
     Only the holder of the hand chooses (:func:`_holds_hand`): anybody else — the Mayor for a
     protagonist whose player drew — gets one and the same refusal whatever the cards, before anything about the hand
-    or the locked-in choice is looked at; the double submit is the holder's alone."""
-    session, combat = _lock_combat(combat)
+    or the locked-in choice is looked at; the double submit is the holder's alone. ``in_session``:
+    who may act for the fighter is checked first (:func:`_lock_fighter`), and the fighter and the
+    targets may be given by their ids alone (a target that is no fighter is not aimed at)."""
+    locked = _lock_fighter(combat, character, by=by, in_session=in_session)
+    session, combat, character = locked.session, locked.combat, locked.character
     key = combat_key(character.pk)
     if key not in combat.state.get("combatants", {}) or not _holds_hand(session, by, character, combat):
         raise SessionError(E_NOT_YOUR_HAND % {"name": character.name})
@@ -393,7 +403,8 @@ def combat_choose(*, combat: CombatRound, by, character: Character, cards: Seque
     hand = combat.state.get("hands", {}).get(key)
     if hand is not None and any(uid not in hand for uid in cards):
         raise SessionError(E_CHOOSE_DRAWN)
-    aims = {uid: combat_key(t.pk) for uid, t in (targets or {}).items() if t is not None}
+    aims = {uid: combat_key(t.pk) for uid, t in (targets or {}).items()
+            if t is not None and (in_session is None or t.pk in locked.fighters)}
     plays = [{"card": uid, "suit": (suit or None) if uid.partition(":")[2].startswith("JK") else None,
               **({"target": aims[uid]} if uid in aims else {})} for uid in cards]
     try:

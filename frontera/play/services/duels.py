@@ -28,7 +28,6 @@ from frontera.play.models import (
     seat_key,
 )
 from frontera.play.services.checks import Entry, create_check
-from frontera.play.services.combat import Fighter, _combatant_spec, carried_weapons
 from frontera.play.services.core import (
     EventLog,
     SessionError,
@@ -45,6 +44,7 @@ from frontera.play.services.core import (
 )
 from frontera.play.services.death import DEATH_LEVEL, sync_combat
 from frontera.play.services.exchanges import open_exchange
+from frontera.play.services.fighters import Fighter, carried_weapons, combatant_spec
 from frontera.play.services.gambling import ROLE_LABELS, bet_exchange, lock_gamble
 from frontera.play.services.table_tools import drunk_exchanges
 from frontera.rules import characters as rules_characters
@@ -277,7 +277,7 @@ def _duel_settle(session: GameSession, duel, prueba: Check, by) -> None:
         row, sheet = lock_character(session, character)
         key = combat_key(row.pk)
         rows[key] = (row, sheet, parts[row.pk].seat)
-        spec = _combatant_spec(Fighter(row, side), catalogue)
+        spec = combatant_spec(Fighter(row, side), catalogue)
         if key in guns and all(w["name"] != weapon_key for w in spec["weapons"]):
             spec["weapons"].append(guns[key])  # the gun named at the call, even if the sheet dropped it since
         specs.append(spec)

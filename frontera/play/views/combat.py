@@ -9,6 +9,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from frontera.campaigns.permissions import can_act_for
 from frontera.characters.models import Character
+from frontera.play.forms.checks import MAX_ID_DIGITS
 from frontera.play.forms.combat import CombatChooseForm, CombatStartForm, DeathRollForm, DeclareForm
 from frontera.play.forms.common import posted_request_key
 from frontera.play.models import CombatRound, GameSession
@@ -17,7 +18,7 @@ from frontera.play.selectors.core import viewer_for
 from frontera.play.selectors.pages import callable_characters
 from frontera.play.services import combat as combat_actions
 from frontera.play.services import death as death_actions
-from frontera.play.services.core import SessionError
+from frontera.play.services.core import NotAllowed, SessionError
 from frontera.play.views.common import done_combat, form_errors, session_for, session_for_mayor
 
 
@@ -27,6 +28,18 @@ def _combat_for(request, pk: int, combat_id: int):
     if combat is None:
         raise Http404
     return session, combat
+
+
+# A fighter's declaration, draw and choice: the form is checked here, and who may act for the
+# fighter by the service, under the session's lock, where it reads the fight anyway (issue #11).
+
+
+def _refused(request, pk: int, combat_id: int, character_id: int, error: str):
+    """A fighter's action refused: the session read for the answer (404 for whoever may not act for
+    that fighter, whatever the error)."""
+    session, combat = _combat_for(request, pk, combat_id)
+    _fighter_for(request, session, combat, character_id)
+    return done_combat(request, session, error)
 
 
 def _of_campaign(session, ids) -> dict[int, Character]:
@@ -62,11 +75,6 @@ def combat_new(request, pk: int):
     return done_combat(request, session)
 
 
-def _fighters(combat) -> list[tuple[int, str]]:
-    ids = [int(key[1:]) for key in combat.state.get("combatants", {})]
-    return sorted(((pk, character.name) for pk, character in Character.objects.by_id(ids).items()), key=lambda f: f[1])
-
-
 def _declare_dialog(request, pk: int, combat_id: int, character_id: int):
     """The Mayor's declaration for one fighter, opened on demand in his dialog (a page of its own
     without JavaScript): the dashboard renders no declaration form while it is closed (issue #11).
@@ -97,26 +105,30 @@ def _declare_dialog(request, pk: int, combat_id: int, character_id: int):
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def combat_declare(request, pk: int, combat_id: int, character_id: int):
-    """A fighter's declaration: GET opens the Mayor's form for it, POST declares."""
+    """A fighter's declaration: GET opens the Mayor's form for it, POST declares. The form is
+    checked here; who may declare, for whom and at whom by the service, under the session's lock
+    (issue #11: nothing is read here first)."""
     if request.method == "GET":
         return _declare_dialog(request, pk, combat_id, character_id)
-    session, combat = _combat_for(request, pk, combat_id)
-    character = _fighter_for(request, session, combat, character_id)
-    form = DeclareForm(request.POST, fighters=_fighters(combat))
+    form = DeclareForm(request.POST)
     if not form.is_valid():
-        return done_combat(request, session, _("Check the form: %(errors)s") % {"errors": form_errors(form)})
+        return _refused(request, pk, combat_id, character_id,
+                        _("Check the form: %(errors)s") % {"errors": form_errors(form)})
     data = form.cleaned_data
-    found = _of_campaign(session, [p for p, _b in form.aims()] + ([data["patient"]] if data["patient"] else []))
-    aims = [] if data["technique"] in ("move", "other", "medical") else [(found[p], b) for p, b in form.aims()]
-    patient = found.get(data["patient"]) if data["technique"] == "medical" else None
+    attack = data["technique"] not in ("move", "other", "medical")
     try:
-        combat_actions.combat_declare(combat=combat, by=request.user, character=character, technique=data["technique"],
-                                aims=aims, weapon=data["weapon"], special=data["special"], patient=patient,
-                                cover=data["cover"], mount=data["mount"], holstered=data["holstered"],
-                                move_band=data["move_band"], move_cover=data["move_cover"])
+        combat = combat_actions.combat_declare(
+            combat=CombatRound(pk=combat_id), by=request.user, character=Character(pk=character_id),
+            technique=data["technique"], aims=[(Character(pk=p), b) for p, b in form.aims()] if attack else [],
+            weapon=data["weapon"], special=data["special"],
+            patient=Character(pk=data["patient"]) if data["technique"] == "medical" else None,
+            cover=data["cover"], mount=data["mount"], holstered=data["holstered"], move_band=data["move_band"],
+            move_cover=data["move_cover"], in_session=pk)
+    except NotAllowed:
+        raise Http404 from None
     except SessionError as err:
-        return done_combat(request, session, str(err))
-    return done_combat(request, session)
+        return _refused(request, pk, combat_id, character_id, str(err))
+    return done_combat(request, combat.session)
 
 
 @login_required
@@ -140,36 +152,39 @@ def combat_death_roll(request, pk: int, combat_id: int):
 @login_required
 @require_POST
 def combat_draw(request, pk: int, combat_id: int, character_id: int):
-    session, combat = _combat_for(request, pk, combat_id)
-    character = _fighter_for(request, session, combat, character_id)
     try:
-        combat_actions.combat_draw(combat=combat, by=request.user, character=character)
+        combat = combat_actions.combat_draw(combat=CombatRound(pk=combat_id), by=request.user,
+                                   character=Character(pk=character_id), in_session=pk)
+    except NotAllowed:
+        raise Http404 from None
     except SessionError as err:
-        return done_combat(request, session, str(err))
-    return done_combat(request, session)
+        return _refused(request, pk, combat_id, character_id, str(err))
+    return done_combat(request, combat.session)
 
 
 @login_required
 @require_POST
 def combat_choose(request, pk: int, combat_id: int, character_id: int):
     """The holder of a fighter's hand locks in their card(s). The cards posted are checked against
-    the hand by the service, under its lock and after it has asked whether the user holds that
-    hand, so a user who does not (the Mayor for a protagonist) gets one answer whatever the cards
-    (FR-CMB-1)."""
-    session, combat = _combat_for(request, pk, combat_id)
-    character = _fighter_for(request, session, combat, character_id)
+    the hand by the service, under its lock and after it has asked whether the user may act for
+    the fighter and holds that hand, so a user who does not (the Mayor for a protagonist) gets one
+    answer whatever the cards (FR-CMB-1)."""
     form = CombatChooseForm(request.POST, hand=request.POST.getlist("cards"))
     if not form.is_valid():
-        return done_combat(request, session, _("Choose among the cards you drew."))
+        return _refused(request, pk, combat_id, character_id, _("Choose among the cards you drew."))
+    aims = {uid: request.POST.get(f"target-{uid}", "") for uid in form.cleaned_data["cards"]}
     try:
-        aims = {uid: request.POST.get(f"target-{uid}", "") for uid in form.cleaned_data["cards"]}
-        found = _of_campaign(session, [int(x) for x in aims.values() if x.isdigit()])
-        combat_actions.combat_choose(combat=combat, by=request.user, character=character, cards=form.cleaned_data["cards"],
-                               suit=form.cleaned_data["suit"] or "",
-                               targets={uid: found.get(int(x)) for uid, x in aims.items() if x.isdigit()})
+        combat = combat_actions.combat_choose(
+            combat=CombatRound(pk=combat_id), by=request.user, character=Character(pk=character_id),
+            cards=form.cleaned_data["cards"], suit=form.cleaned_data["suit"] or "",
+            targets={uid: Character(pk=int(x)) for uid, x in aims.items() if x.isascii() and x.isdecimal()
+                     and len(x) <= MAX_ID_DIGITS},
+            in_session=pk)
+    except NotAllowed:
+        raise Http404 from None
     except SessionError as err:
-        return done_combat(request, session, str(err))
-    return done_combat(request, session)
+        return _refused(request, pk, combat_id, character_id, str(err))
+    return done_combat(request, combat.session)
 
 
 @login_required
