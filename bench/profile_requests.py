@@ -128,17 +128,18 @@ def run(args) -> None:
         r = timed("start a fight", lambda g=gang: mayor.post(f"{page}combate/", {
             "side_a": [str(heroes[0].pk), str(heroes[1].pk)], "side_b": [str(m.pk) for m in g]}, **htmx))
         combat = re.search(r"/combate/(\d+)/\d+/declarar/", r.content.decode()).group(1)
-        for client, pk, target, special in [(mayor, gang[0].pk, heroes[0].pk, "apresar"),
-                                            (mayor, gang[1].pk, heroes[1].pk, "apresar"),
-                                            (phone, heroes[0].pk, gang[0].pk, "")]:
+        fighters = [(mayor, gang[0].pk, heroes[0].pk, "apresar"), (mayor, gang[1].pk, heroes[1].pk, "apresar"),
+                    (phone, heroes[0].pk, gang[0].pk, ""), (phone2, heroes[1].pk, gang[1].pk, "")]
+        for n_fighter, (client, pk, target, special) in enumerate(fighters):
             timed("declare", lambda c=client, pk=pk, t=target, s=special: c.post(
                 f"{page}combate/{combat}/{pk}/declarar/", {"technique": "pelea", "weapon": "", "target": str(t),
                                                             "band": "adyacente", "special": s}, **htmx))
             r = timed("combat draw", lambda c=client, pk=pk: c.post(f"{page}combate/{combat}/{pk}/robar/", **htmx))
             form = re.search(rf'<form[^>]*id="choose-{combat}-{pk}-\d+".*?</form>', r.content.decode(), re.DOTALL)
             picked = re.findall(r'name="cards" value="([^"]+)"', form.group(0)) if form else []
-            if picked:
-                timed("lock in", lambda c=client, pk=pk, p=picked: c.post(
+            if picked:  # the last fighter's lock-in reveals the turn (FR-CMB-1): timed on its own
+                kind = "lock in + reveal" if n_fighter == len(fighters) - 1 else "lock in"
+                timed(kind, lambda c=client, pk=pk, p=picked: c.post(
                     f"{page}combate/{combat}/{pk}/elegir/", {"cards": p[:1], "suit": "S"}, **htmx))
         timed("end a fight", lambda: mayor.post(f"{page}combate/{combat}/terminar/", **htmx))
         if n == 0:  # the first round warmed the caches up: start counting now

@@ -427,7 +427,7 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by) -> None:
     played cards move like a check's, unchosen ones go back where unchosen cards go. The round
     resolves from the fighters' levels on their sheets (:func:`fight_takes_sheets`)."""
     log = EventLog(session, by, [])
-    loaded = fight_takes_sheets(session, combat, log)
+    loaded, fighters = fight_takes_sheets(session, combat, log)
     if rules_combat.phase(combat.state) == "reveal" and rules_combat.phase(loaded) != "reveal":
         # a fighter whose sheet lets them act again has neither declared nor chosen: the turn
         # waits for them (ruling 3), as it would have after the Mayor's track change
@@ -439,7 +439,7 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by) -> None:
         state, _events = rules_combat.reveal(loaded)
     except RulesError as err:
         raise SessionError(_combat_message(err, combat)) from err
-    names = _fighter_names(combat)
+    names = {combat_key(pk): row.name for pk, row in fighters.items()}
     before = load_state(session)
     deck_state, moves = before, []
     for key in state["hands"]:
@@ -464,7 +464,7 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by) -> None:
                    who=names[rec["attacker"]], target=names[rec["target"]],
                    explain=msg(rec["explain"]["template"], **params))
     for key, totals in state["result"]["targets"].items():
-        character = Character.objects.select_for_update().get(pk=int(key[1:]))
+        character = fighters[int(key[1:])]  # locked and read by fight_takes_sheets
         sheet = rules_characters.Character.from_json(character.sheet)
         sheet = dataclass_replace(sheet, health=totals["health_after"], morale=totals["morale_after"])
         save_sheet(character, sheet)

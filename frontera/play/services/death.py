@@ -118,14 +118,16 @@ def sync_combat(session: GameSession, character: Character, sheet: rules_charact
         record_death(session, combat, character.pk, character.name, log)
 
 
-def fight_takes_sheets(session: GameSession, combat: CombatRound, log: EventLog) -> dict:
+def fight_takes_sheets(session: GameSession, combat: CombatRound, log: EventLog) -> tuple[dict, dict[int, Character]]:
     """Before a reveal: each fighter's health and morale are their sheet's now (ruling 3), also after
     a change the fight was not told of — the Mayor's edit of the sheet in the characters app — so
     every hit is taken from the level the character is at (FR-HLT-1), never from a stale one.
-    Returns the round's state with the sheets' levels; the fighter rows stay locked."""
+    Returns the round's state with the sheets' levels, and the fighters' rows by id: they stay
+    locked, and the reveal writes their sheets from them (no second read)."""
     state = combat.state
     ids = sorted(int(key[1:]) for key in state["combatants"])
-    for row in Character.objects.select_for_update().filter(pk__in=ids).order_by("pk"):
+    rows = {row.pk: row for row in Character.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+    for row in rows.values():
         key = combat_key(row.pk)
         spec = state["combatants"][key]
         sheet = rules_characters.Character.from_json(row.sheet)
@@ -141,7 +143,7 @@ def fight_takes_sheets(session: GameSession, combat: CombatRound, log: EventLog)
             _off_muerto(session, row.pk)
         elif spec["health"] != DEATH_LEVEL and not _dead_for_good(session, row.pk):
             record_death(session, combat, row.pk, row.name, log)
-    return state
+    return state, rows
 
 
 def sheet_edited(*, character: Character, by) -> None:
