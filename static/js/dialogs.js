@@ -60,6 +60,13 @@
     newest.scrollIntoView({ block: "nearest" });
     newest.classList.add("fresh");
     window.setTimeout(function () { newest.classList.remove("fresh"); }, 2500);
+    // the button that opened the dialog went with the answer (a fighter's "Declare for …" once
+    // declared): focus goes to what the item asks next, not back to the top of the page
+    var focused = document.activeElement;
+    if (!focused || focused === document.body) {
+      var next = newest.querySelector("button:not([disabled]), a[href], select, input:not([type=hidden])");
+      if (next) next.focus({ preventScroll: true });
+    }
   });
 
   document.addEventListener("click", function (evt) {

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from frontera.characters.models import Character
 from frontera.play.models import CombatRound, combat_key
-from frontera.play.services.combat import Fighter, combat_start
+from frontera.play.services.combat import Fighter, combat_declare, combat_draw, combat_start
 from frontera.play.services.sessions import session_end
 from tests.factories import make_campaign, make_minion, make_table, make_user
 
@@ -117,4 +117,21 @@ def test_fr_cmb_1_once_the_fight_or_the_session_is_over_the_dialog_offers_no_for
     dialog = client.get(_declare_url(session, combat, m1), **HX).text
     assert "This fight has ended." in dialog and 'class="declare"' not in dialog
     session_end(session=session, by=mayor)
-    assert client.get(_declare_url(session, combat, m1), **HX).status_code == 302
+    dialog = client.get(_declare_url(session, combat, m1), **HX)  # in the dialog: a notice, not the page
+    assert dialog.status_code == 200 and "This session has ended." in dialog.text and "<html" not in dialog.text
+    assert client.get(_declare_url(session, combat, m1)).status_code == 302  # without JavaScript: back to it
+
+
+def test_fr_cmb_1_a_protagonists_dialog_waits_for_the_npcs_with_a_notice_not_a_dead_form(client):
+    """The dialog is not live: before the NPCs have declared and drawn, a player's fighter gets the
+    reason, not a form whose button cannot be pressed yet; once they have drawn, the form."""
+    session, mayor, _player, hero, (m1, m2), combat = _fight()
+    client.force_login(mayor)
+    dialog = client.get(_declare_url(session, combat, hero), **HX).text
+    assert f"The NPCs declare and draw first: waiting for {m1.name}, {m2.name}." in dialog
+    assert 'class="declare"' not in dialog
+    for minion in (m1, m2):
+        combat_declare(combat=combat, by=mayor, character=minion, technique="pelea", target=hero)
+        combat_draw(combat=combat, by=mayor, character=minion)
+    dialog = client.get(_declare_url(session, combat, hero), **HX).text
+    assert 'class="declare"' in dialog and "waiting for" not in dialog

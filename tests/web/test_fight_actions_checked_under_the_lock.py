@@ -13,6 +13,7 @@ from frontera.characters.models import Character
 from frontera.play.models import CombatRound, SessionEvent, combat_key
 from frontera.play.services.combat import Fighter, combat_declare, combat_draw, combat_start
 from frontera.play.services.core import NotAllowed
+from frontera.play.services.sessions import session_end
 from tests.factories import make_campaign, make_minion, make_protagonist, make_table, make_user
 
 pytestmark = pytest.mark.django_db
@@ -113,3 +114,22 @@ def test_fr_cmb_1_a_fighters_action_reads_the_session_the_fight_and_the_fighters
     assert sum('FROM "play_gamesession"' in sql for sql in before_the_change) == 1
     assert sum('FROM "play_combatround"' in sql for sql in before_the_change) == 1
     assert sum('FROM "characters_character"' in sql for sql in before_the_change) == 1
+
+
+def test_fr_cmb_1_after_the_fight_or_the_session_has_ended_it_is_still_404_for_whoever_may_not_act(client):
+    """The service says "ended" only after it has asked who acts; its refusal's answer is read with
+    the view's own check, so nobody who may not act learns that the fight or the session ended."""
+    session, mayor, [(p1, hero1), (p2, _hero2)], (m1, _m2), combat = _fight()
+    client.force_login(mayor)
+    client.post(reverse("play_combat_step", args=[session.pk, combat.pk, "terminar"]), {"request_key": "end"}, **HX)
+    for ended in ("fight", "session"):
+        if ended == "session":
+            session_end(session=session, by=mayor)
+        for user, fighter in ((p2, hero1), (p1, m1), (make_user(), hero1)):
+            client.force_login(user)
+            for action in ("declare", "draw", "choose"):
+                data = {"technique": "pelea", "target": m1.pk} if action == "declare" else {"cards": ["1:AS"]}
+                assert _post(client, action, session, combat, fighter, data).status_code == 404, (ended, action)
+        client.force_login(p1)  # the fighter's own player is told
+        answer = _post(client, "draw", session, combat, hero1)
+        assert answer.status_code == 200 and 'data-testid="combat-error"' in answer.text

@@ -139,7 +139,7 @@ def _lock_fighter(combat: CombatRound, character: Character, *, by, in_session: 
     fighters = Character.objects.by_id([int(key[1:]) for key in locked.state["combatants"]])
     if in_session is not None:
         fresh = fighters.get(character.pk)
-        if fresh is None:
+        if fresh is None or fresh.campaign_id != session.campaign_id:
             raise NotAllowed
         fresh.campaign = session.campaign  # a fighter is of the session's campaign
         if not can_act_for(by, fresh):

@@ -79,21 +79,26 @@ def _declare_dialog(request, pk: int, combat_id: int, character_id: int):
     """The Mayor's declaration for one fighter, opened on demand in his dialog (a page of its own
     without JavaScript): the dashboard renders no declaration form while it is closed (issue #11).
     A fighter who has nothing to declare any more (declared meanwhile, the turn or the fight moved
-    on) gets a notice instead of a form."""
+    on), or a protagonist whose turn waits for the NPCs, gets a notice instead of a form (the dialog
+    is not live: a form that cannot be sent yet would be lost on closing it)."""
     session = session_for_mayor(request.user, pk)
     combat = CombatRound.objects.of_session(combat_id, session.pk)
     if combat is None or f"k{character_id}" not in combat.state.get("combatants", {}):
         raise Http404
-    if session.status == GameSession.Status.ENDED:
+    if session.status == GameSession.Status.ENDED and not request.htmx:
         return redirect(session)
     fight = combat_view(session, viewer_for(session, request.user))
     row = next((r for r in fight["rows"] if r["pk"] == character_id), None) \
         if fight is not None and fight["combat"].pk == combat.pk else None
     notice = ""
-    if row is None:
+    if session.status == GameSession.Status.ENDED:
+        notice = _("This session has ended.")
+    elif row is None:
         notice = _("This fight has ended.")
     elif not row["can_declare"]:
         notice = _("%(name)s has nothing to declare now.") % {"name": row["name"]}
+    elif row["waiting_for"]:
+        notice = _("The NPCs declare and draw first: waiting for %(who)s.") % {"who": ", ".join(row["waiting_for"])}
     context = {"session": session, "campaign": session.campaign, "name": "declare", "fight": fight, "row": row,
                "title": _("Declare for %(name)s") % {"name": row["name"]} if row else _("Fight"),
                "notice": notice, "is_mayor": True, "in_dialog": bool(request.htmx)}
