@@ -2,6 +2,7 @@
 Chromium. Both are marked here so ``-m "not services and not browser"`` selects the rest."""
 
 import pytest
+from django.utils import translation
 
 
 def pytest_collection_modifyitems(config, items):
@@ -75,3 +76,12 @@ def _no_session_snapshot_kept():
 
     snapshot.forget()
     yield
+
+
+@pytest.fixture
+def english(client):
+    """The test client and the code's translations in English, so that messages are matched as the
+    code writes them (``pytest.mark.usefixtures("english")``); the Spanish pages are checked apart."""
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    with translation.override("en"):
+        yield

@@ -8,7 +8,6 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
 
 from frontera.characters.models import Character
 from frontera.play.models import CombatRound, combat_key
@@ -16,15 +15,8 @@ from frontera.play.services.combat import Fighter, combat_declare, combat_draw, 
 from frontera.play.services.sessions import session_end
 from tests.factories import make_campaign, make_minion, make_table, make_user
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    with translation.override("en"):
-        yield
 
 
 def _fight():

@@ -7,7 +7,6 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
 
 from frontera.characters.models import Character
 from frontera.play.models import CombatRound, GameSession, SessionEvent, Treatment, combat_key
@@ -28,15 +27,8 @@ from frontera.rules import characters as rules_characters
 from frontera.rules import combat as rules_combat
 from tests.factories import assert_conserved, make_table, set_tracks, stack_pile
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    with translation.override("en"):
-        yield
 
 
 def _url(name, session, combat, *more):

@@ -3,22 +3,14 @@ card each, a move or a change of cover applied at the end of the turn, Apresar a
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
 
 from frontera.play.models import SessionEvent
 from frontera.play.services.combat import Fighter, combat_choose, combat_declare, combat_draw, combat_start
 from frontera.play.services.core import SessionError
 from tests.factories import make_table, stack_pile
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    with translation.override("en"):
-        yield
 
 
 def _fight():

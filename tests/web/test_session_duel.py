@@ -23,10 +23,10 @@ from frontera.play.models import (
 )
 from frontera.play.selectors.core import render_message
 from frontera.play.services.checks import check_choose, check_draw
-from frontera.play.services.fighters import Fighter, combatant_spec
 from frontera.play.services.core import SessionError
 from frontera.play.services.duels import pistol_duel_start
 from frontera.play.services.exchanges import exchange_choices, exchange_choose
+from frontera.play.services.fighters import Fighter, combatant_spec
 from frontera.rules import characters as rules_characters
 from frontera.rules import combat as rules_combat
 from frontera.rules import odds as rules_odds
@@ -34,14 +34,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from tests.factories import assert_conserved, engine, make_protagonist, make_table, set_tracks, stack_pile
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    with translation.override("en"):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def _gunman(campaign, *, name="Bandido", manos=3, skills=("disparo_rapido",), equipment=None, aguante=None):

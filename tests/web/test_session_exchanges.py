@@ -17,15 +17,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from tests.factories import assert_conserved, engine, make_table, set_tracks
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    """Messages are matched in English here (pages too); Spanish is checked at the end."""
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    with translation.override("en"):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def _snapshot(session):

@@ -4,7 +4,6 @@ bet's exchange (FR-EXCH-2); azar and habilidad as opposed checks leading into th
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
 
 from frontera.play.models import MAYOR_SEAT, Exchange, Gamble, SessionEvent, seat_key
 from frontera.play.services.checks import check_choose, check_draw
@@ -14,14 +13,7 @@ from frontera.play.services.gambling import banca_begin, banca_deal, banca_try_s
 from frontera.rules.cards import Card
 from tests.factories import assert_conserved, engine, make_table, stack_pile
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    with translation.override("en"):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def _money(character):

@@ -3,7 +3,6 @@ characters, each through the real services and pages."""
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
 
 from frontera.play.models import Exchange, Gamble, GameSession, SessionEvent, Treatment
 from frontera.play.services.checks import check_choose, check_draw
@@ -14,14 +13,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from tests.factories import engine, make_table, set_tracks, stack_pile
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english(client):
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    with translation.override("en"):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def _pile(session, suit, *, low=True):
