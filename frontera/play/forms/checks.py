@@ -19,11 +19,17 @@ def posted_ids(data, *names: str) -> list[tuple[int, str]]:
     for name in names:
         values = data.getlist(name) if hasattr(data, "getlist") else data.get(name)
         for value in values if isinstance(values, list | tuple) else [values]:
-            text = str(value)
-            # ASCII digits of a database id's size: "²" or 5000 digits are no id (the form refuses them)
-            if text.isascii() and text.isdecimal() and len(text) <= MAX_ID_DIGITS:
-                found.append((int(text), ""))
+            pk = posted_id(value)
+            if pk is not None:
+                found.append((pk, ""))
     return found
+
+
+def posted_id(value) -> int | None:
+    """A submitted value as a database id, or ``None``: ASCII digits of an id's size ("²" or 5000
+    digits are no id; the forms refuse them)."""
+    text = str(value)
+    return int(text) if text.isascii() and text.isdecimal() and len(text) <= MAX_ID_DIGITS else None
 
 
 class CheckRequestForm(forms.Form):

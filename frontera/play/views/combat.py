@@ -9,7 +9,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from frontera.campaigns.permissions import can_act_for
 from frontera.characters.models import Character
-from frontera.play.forms.checks import MAX_ID_DIGITS
+from frontera.play.forms.checks import posted_id
 from frontera.play.forms.combat import CombatChooseForm, CombatStartForm, DeathRollForm, DeclareForm
 from frontera.play.forms.common import posted_request_key
 from frontera.play.models import CombatRound, GameSession
@@ -85,13 +85,14 @@ def _declare_dialog(request, pk: int, combat_id: int, character_id: int):
     combat = CombatRound.objects.of_session(combat_id, session.pk)
     if combat is None or f"k{character_id}" not in combat.state.get("combatants", {}):
         raise Http404
-    if session.status == GameSession.Status.ENDED and not request.htmx:
+    ended = session.status == GameSession.Status.ENDED
+    if ended and not request.htmx:
         return redirect(session)
-    fight = combat_view(session, viewer_for(session, request.user))
+    fight = None if ended else combat_view(session, viewer_for(session, request.user))
     row = next((r for r in fight["rows"] if r["pk"] == character_id), None) \
         if fight is not None and fight["combat"].pk == combat.pk else None
     notice = ""
-    if session.status == GameSession.Status.ENDED:
+    if ended:
         notice = _("This session has ended.")
     elif row is None:
         notice = _("This fight has ended.")
@@ -159,7 +160,7 @@ def combat_death_roll(request, pk: int, combat_id: int):
 def combat_draw(request, pk: int, combat_id: int, character_id: int):
     try:
         combat = combat_actions.combat_draw(combat=CombatRound(pk=combat_id), by=request.user,
-                                   character=Character(pk=character_id), in_session=pk)
+                                            character=Character(pk=character_id), in_session=pk)
     except NotAllowed:
         raise Http404 from None
     except SessionError as err:
@@ -182,8 +183,7 @@ def combat_choose(request, pk: int, combat_id: int, character_id: int):
         combat = combat_actions.combat_choose(
             combat=CombatRound(pk=combat_id), by=request.user, character=Character(pk=character_id),
             cards=form.cleaned_data["cards"], suit=form.cleaned_data["suit"] or "",
-            targets={uid: Character(pk=int(x)) for uid, x in aims.items() if x.isascii() and x.isdecimal()
-                     and len(x) <= MAX_ID_DIGITS},
+            targets={uid: Character(pk=posted_id(x)) for uid, x in aims.items() if posted_id(x) is not None},
             in_session=pk)
     except NotAllowed:
         raise Http404 from None
