@@ -264,7 +264,8 @@ class SessionEvent(models.Model):
         CARD = "card", _("card moved")
         DECISION = "decision", _("rule decision")
 
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="events")
+    # indexed by Meta.indexes' (session, -id), which serves every lookup by session too
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="events", db_index=False)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     prueba = models.ForeignKey(Check, on_delete=models.SET_NULL, null=True, blank=True, related_name="events")
@@ -280,7 +281,12 @@ class SessionEvent(models.Model):
 
     class Meta:
         ordering = ["-pk"]
-        indexes = [models.Index(fields=["session", "kind", "-id"])]
+        indexes = [
+            # the session's latest event (its live version and feed stamp, read by every action,
+            # page and refetch): one index entry, not a sort of the whole log (issue #11)
+            models.Index(fields=["session", "-id"]),
+            models.Index(fields=["session", "kind", "-id"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.pk} of session {self.session_id}"
