@@ -28,8 +28,10 @@ class GameSessionManager(models.Manager):
         asked for), or ``None``: one statement loaded by :func:`frontera.sql.load`. Every
         request to a session and every table action reads it, and the querysets took ~0.5 ms to
         build. With ``role_of`` (a user), ``viewer_role`` is their role in that campaign (``None``
-        for an outsider); with ``lock``, the rows are locked for the transaction (``FOR UPDATE``
-        where the database has it; SQLite's write transaction holds the whole database)."""
+        for an outsider); with ``lock``, the session's row is locked for the transaction (``FOR
+        UPDATE OF`` it, not its campaign's row: actions of one campaign's sessions and edits of
+        the campaign do not wait on each other; SQLite's write transaction holds the whole
+        database)."""
         params = ((role_of.pk,) if role_of is not None else ()) + (pk,)
         for_update = lock and connection.features.has_select_for_update
         found = load(self.model, _row_sql(role_of is not None, for_update), params)
@@ -48,7 +50,7 @@ def _row_sql(with_role: bool, for_update: bool) -> str:
     role = f", ({role_sql(GameSession)}) AS viewer_role" if with_role else ""
     return (f"SELECT {table(GameSession)}.*, {campaign}{role} FROM {table(GameSession)} "
             f"INNER JOIN {table(Campaign)} ON {column(Campaign, 'pk')} = {column(GameSession, 'campaign')} "
-            f"WHERE {column(GameSession, 'pk')} = %s" + (" FOR UPDATE" if for_update else ""))
+            f"WHERE {column(GameSession, 'pk')} = %s" + (f" FOR UPDATE OF {table(GameSession)}" if for_update else ""))
 
 
 class GameSession(models.Model):

@@ -77,3 +77,22 @@ def test_concurrent_double_taps_on_one_card_play_it_once():
     from frontera.play.models import SessionEvent
 
     assert SessionEvent.objects.filter(session=session, kind="card", reason="played").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_action_locks_its_session_not_its_campaign():
+    """While an action holds its session's row, the campaign's row stays free: another session of
+    the campaign and an edit of the campaign do not queue behind it."""
+    import psycopg
+    from django.db import transaction
+
+    session, *_ = make_table()
+    params = {k: v for k, v in connection.get_connection_params().items()
+              if k in ("host", "port", "user", "password", "dbname")}
+    with transaction.atomic():
+        GameSession.objects.row(session.pk, lock=True)
+        with psycopg.connect(**params, autocommit=True) as other:
+            other.execute("SET lock_timeout = '200ms'")
+            other.execute("SELECT id FROM campaigns_campaign WHERE id = %s FOR UPDATE", (session.campaign_id,))
+            with pytest.raises(psycopg.errors.LockNotAvailable):
+                other.execute("SELECT id FROM play_gamesession WHERE id = %s FOR UPDATE", (session.pk,))
