@@ -36,7 +36,6 @@ Flow of one turn (FR-CMB-1):
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -60,6 +59,7 @@ from frontera.rules.dead_mans_hand import (
     dead_mans_hand_result,
 )
 from frontera.rules.errors import RulesError, gettext_noop, ngettext
+from frontera.rules.state import copy_json
 from frontera.rules.tracks import HEALTH, MORALE, clamp, incapacity
 
 State = dict[str, Any]
@@ -588,7 +588,7 @@ def submit_jam(state: State, key: str, card: Card | str) -> tuple[State, Events]
         raise RulesError(E_JAM_TWICE, key=key)
     drawn = _as_card(card)
     loses_turn = dead_mans_hand_result(drawn) == WORSE  # raises if not a dead man's hand card
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["jams"][key] = drawn.uid
     return new, [{"type": "jam", "key": key, "card": drawn.uid, "loses_turn": loses_turn}]
 
@@ -685,12 +685,12 @@ def declare(
         required = max(0, check_cards(spec, technique, modifier + bonus))
         max_n = max_plays(spec, technique, weapon_spec, special)
 
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["declarations"][key] = decl
     new["required"][key] = required
     new["max_plays"][key] = max_n
     new["order"].append(key)
-    events: Events = [{"type": "declared", "key": key, **copy.deepcopy(decl), "cards": required}]
+    events: Events = [{"type": "declared", "key": key, **copy_json(decl), "cards": required}]
     if action == ATTACK and required == 0:
         new["hands"][key] = []
         events.append({"type": "automatic_failure", "key": key})  # FR-CHK-1 ruling
@@ -805,7 +805,7 @@ def hand_in(state: State, key: str, cards: Iterable[Card | str]) -> tuple[State,
         for owner, hand in state["hands"].items():
             if card.uid in hand:
                 raise RulesError(E_CARD_ELSEWHERE, card=card.label, owner=owner)
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["hands"][key] = [card.uid for card in drawn]
     return new, [{"type": "drawn", "key": key, "cards": [card.uid for card in drawn]}]
 
@@ -847,7 +847,7 @@ def choose(state: State, key: str, plays: Iterable[Any]) -> tuple[State, Events]
         if target not in decl["targets"]:
             raise RulesError(E_NOT_A_TARGET, target=target)
         chosen.append({"card": card.uid, "suit": card.suit if card.is_joker else None, "target": target})
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["plays"][key] = chosen
     return new, [{"type": "chosen", "key": key, "count": len(chosen)}]
 
@@ -876,10 +876,10 @@ def reveal(state: State) -> tuple[State, Events]:
     waiting = [key for key in _acting(state) if not _is_ready(state, key)]
     if waiting:
         raise RulesError(E_NOT_READY, keys=", ".join(waiting))
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["revealed"] = True
     new["result"] = _resolve(new)
-    events: Events = [{"type": "revealed", "plays": copy.deepcopy(new["plays"])}]
+    events: Events = [{"type": "revealed", "plays": copy_json(new["plays"])}]
     events += [{"type": "hit" if rec["hit"] else "miss", **rec} for rec in new["result"]["plays"]]
     events += [{"type": "grapple_contest", **contest} for contest in new["result"]["contests"]]
     events += [{"type": "tracks", "key": key, **totals} for key, totals in new["result"]["targets"].items()]
@@ -1022,7 +1022,7 @@ def next_turn(state: State) -> tuple[State, Events]:
     result = state["result"]
     combatants = []
     for key, spec in state["combatants"].items():
-        spec = copy.deepcopy(spec)
+        spec = copy_json(spec)
         totals = result["targets"].get(key)
         if totals:
             change = sum(
@@ -1049,8 +1049,8 @@ def next_turn(state: State) -> tuple[State, Events]:
         if all(incapacity(**_tracks(by_key[k])) is None for k in (hold["holder"], hold["held"]))
     ]
     new = new_round(combatants, turn=state["turn"] + 1, grapples=holds)
-    return new, [{"type": "turn_started", "turn": new["turn"], "moves": copy.deepcopy(result["moves"]),
-                  "grapples": copy.deepcopy(holds)}]
+    return new, [{"type": "turn_started", "turn": new["turn"], "moves": copy_json(result["moves"]),
+                  "grapples": copy_json(holds)}]
 
 
 def set_tracks(state: State, key: str, *, health: int, morale: int, penalty: int) -> tuple[State, Events]:
@@ -1066,7 +1066,7 @@ def set_tracks(state: State, key: str, *, health: int, morale: int, penalty: int
     _require(_is_int(health) and clamp(HEALTH, health) == health, "health", health)
     _require(_is_int(morale) and clamp(MORALE, morale) == morale, "morale", morale)
     _require(_is_int(penalty) and penalty >= 0, "penalty", penalty)
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     before = {"health": spec["health"], "morale": spec["morale"]}
     new["combatants"][key].update(health=health, morale=morale, penalty=penalty)
     totals = (new["result"] or {}).get("targets", {}).get(key) if new["revealed"] else None
@@ -1089,13 +1089,13 @@ def view(state: State, viewer: str | Iterable[str] | None = None) -> dict[str, A
     by their owner until the reveal, then by everyone.
     """
     own = set() if viewer is None else {viewer} if isinstance(viewer, str) else set(viewer)
-    public = {k: copy.deepcopy(v) for k, v in state.items() if k not in ("hands", "plays")}
+    public = {k: copy_json(v) for k, v in state.items() if k not in ("hands", "plays")}
     public["phase"] = phase(state)
     public["hand_sizes"] = {key: len(hand) for key, hand in state["hands"].items()}
     public["hands"] = {key: list(hand) for key, hand in state["hands"].items() if key in own}
     public["chosen"] = sorted(state["plays"])
     public["plays"] = {
-        key: copy.deepcopy(plays) for key, plays in state["plays"].items() if state["revealed"] or key in own
+        key: copy_json(plays) for key, plays in state["plays"].items() if state["revealed"] or key in own
     }
     return public
 

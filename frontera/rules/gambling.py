@@ -17,7 +17,6 @@ Clementine's casino night (the book's example): $12, bank 2 − player 8 = −6 
 
 from __future__ import annotations
 
-import copy
 import math
 import random
 from collections.abc import Iterable, Mapping
@@ -40,6 +39,7 @@ from frontera.rules.dead_mans_hand import (
     physical_card,
 )
 from frontera.rules.errors import RulesError, gettext_noop
+from frontera.rules.state import copy_json
 
 State = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -199,7 +199,7 @@ def banca_round(state: State, rng: random.Random) -> tuple[State, Events]:
     """
     if state["status"] == LEFT:
         raise RulesError(E_LEFT)
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     events: Events = []
     if not new["pile"]:
         new["pile"], new["drawn"] = new["drawn"], []
@@ -250,7 +250,7 @@ def banca_stop(
         raise RulesError(E_CANNOT_DROP, value=Card.from_uid(last["card"]).value)
     if drop_last_round is None:
         drop_last_round = may_drop and last["side"] == BANK
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["may_stop"] = False
     if outcome == PARTIAL:
         new["status"] = LAST_ROUND

@@ -47,6 +47,7 @@ from dataclasses import asdict, dataclass, field
 from frontera.rules.cards import RANKS, SUITS, Card, dead_mans_hand, physical_deck
 from frontera.rules.dead_mans_hand import check_dead_mans_hand_count
 from frontera.rules.errors import RulesError, gettext_noop, ngettext
+from frontera.rules.state import copy_json
 
 NORMAL, SIN_GESTION, CON_DESGASTE = "normal", "sin_gestion", "con_desgaste"
 MODES: tuple[str, ...] = (NORMAL, SIN_GESTION, CON_DESGASTE)
@@ -140,7 +141,7 @@ class Session:
         """A session holding a deep copy of ``data`` (what :meth:`to_json` or a JSON decoder gives).
         ``copy=False``: holding ``data`` itself, for a caller that only reads the session; neither
         may then be changed."""
-        return cls(**(_copy_json(data) if copy else data))
+        return cls(**(copy_json(data) if copy else data))
 
     def copy(self) -> Session:
         return Session(**self.to_json())  # to_json's result is a deep copy already
@@ -152,17 +153,6 @@ class Session:
     @property
     def protagonists(self) -> list[str]:
         return [p for p in self.players if p != self.mayor]
-
-
-def _copy_json(value):
-    """A deep copy of JSON data (dicts, lists and immutable scalars): the session is loaded on
-    every action and page, and :func:`copy.deepcopy`, which must handle any object, took ~2.5× as
-    long (issue #11's profile)."""
-    if isinstance(value, dict):
-        return {key: _copy_json(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_copy_json(item) for item in value]
-    return value
 
 
 def _deck_uids(deck: int, jokers: int) -> list[str]:

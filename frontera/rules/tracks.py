@@ -16,7 +16,6 @@ Dead man's hand cards are drawn by the caller and passed in, or drawn from an in
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from frontera.rules.cards import Card, as_card
 from frontera.rules.dead_mans_hand import dead_mans_hand_cards, draw_dead_mans_hand
 from frontera.rules.errors import RulesError, gettext_noop, ngettext
+from frontera.rules.state import copy_json
 
 HEALTH, MORALE, SOBRIETY = "health", "morale", "sobriety"
 
@@ -528,7 +528,7 @@ def duel_drink(state: dict, who: str, cards: Sequence[Card | str] | None = None,
         raise RulesError(E_NO_DRINKER, who=who)
     if who in state["drank"]:
         raise RulesError(E_DRANK_THIS_ROUND, who=who)
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     drinker = new["drinkers"][who]
     drinker["drinks"] += 1
     event = _drink_step(drinker, automatic=0, dmh_cards=duel_dmh_cards(drinker["aguante"], drinker["drinks"]),
@@ -612,7 +612,7 @@ def heavy_drink(state: dict, cards: Sequence[Card | str] | None = None, *,
     """
     if state["sobriety"] == LOWEST[SOBRIETY]:
         raise RulesError(E_COMA_NO_DRINK)
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["alcohol"] += 1
     aguante, alcohol = new["aguante"], new["alcohol"]
     automatic = heavy_automatic_level(aguante, alcohol)
