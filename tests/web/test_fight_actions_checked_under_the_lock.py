@@ -133,3 +133,35 @@ def test_fr_cmb_1_after_the_fight_or_the_session_has_ended_it_is_still_404_for_w
         client.force_login(p1)  # the fighter's own player is told
         answer = _post(client, "draw", session, combat, hero1)
         assert answer.status_code == 200 and 'data-testid="combat-error"' in answer.text
+
+
+def test_fr_cmb_1_the_lock_in_that_reveals_writes_the_fight_and_its_log_once_and_pushes_once(client, monkeypatch):
+    """The last lock-in and its reveal are one write of the round's row, one statement of log lines
+    (the lock-in's line first) and one push, not a write and a push for each (issue #11)."""
+    from frontera.play.services import core
+
+    session, mayor, [(p1, hero1)], (m1,), combat = _fight(players=1, minions=1)
+    client.force_login(mayor)
+    combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero1)
+    combat_draw(combat=combat, by=mayor, character=m1)
+    combat_declare(combat=combat, by=p1, character=hero1, technique="pelea", target=m1)
+    combat_draw(combat=combat, by=p1, character=hero1)
+    hands = CombatRound.objects.get(pk=combat.pk).state["hands"]
+    assert _post(client, "choose", session, combat, m1, {"cards": hands[combat_key(m1.pk)][:1]}).status_code == 200
+    assert not CombatRound.objects.get(pk=combat.pk).state.get("revealed")
+    pushes = []
+    monkeypatch.setattr(core, "publish_on_commit", lambda topic, version, regions=None: pushes.append(regions))
+    last = SessionEvent.objects.filter(session=session).order_by("-pk").values_list("pk", flat=True)[0]
+    client.force_login(p1)
+    with CaptureQueriesContext(connection) as queries:
+        answer = _post(client, "choose", session, combat, hero1, {"cards": hands[combat_key(hero1.pk)][:1]})
+    assert answer.status_code == 200 and 'data-testid="combat-error"' not in answer.text
+    assert CombatRound.objects.get(pk=combat.pk).state["revealed"]
+    sqls = [q["sql"] for q in queries.captured_queries]
+    assert sum(sql.startswith('UPDATE "play_combatround"') for sql in sqls) == 1
+    assert sum('INSERT INTO "play_sessionevent"' in sql for sql in sqls) == 1
+    assert pushes == [None]  # every region: the reveal moved cards and tracks
+    lines = list(SessionEvent.objects.filter(session=session, pk__gt=last, kind=SessionEvent.Kind.DECISION)
+                 .order_by("pk").values_list("message", "params"))
+    assert lines[0] == ("%(who)s has locked in, face down.", {"who": hero1.name})
+    assert any(message == "%(who)s → %(target)s: %(explain)s" for message, _params in lines[1:])

@@ -412,21 +412,26 @@ def combat_choose(*, combat: CombatRound, by, character: Character, cards: Seque
     except RulesError as err:
         raise SessionError(_combat_message(err, combat)) from err
     combat.state = state
-    update(combat, ("state",))
     log = EventLog(session, by, [])
     log.decide(gettext_noop("%(who)s has locked in, face down."), rules=["FR-CMB-1"], who=character.name)
-    log.regions = {COMBAT, FEED}  # the reveal below, if it comes, publishes every region
-    log.flush()
     if rules_combat.phase(state) == "reveal":
-        _combat_reveal(session, combat, by)
+        # the last lock-in reveals: the round's row is written and the log flushed once, with the
+        # reveal's (one statement each fewer, and one push, before the answer; issue #11)
+        _combat_reveal(session, combat, by, log)
+        return combat
+    update(combat, ("state",))
+    log.regions = {COMBAT, FEED}
+    log.flush()
     return combat
 
 
-def _combat_reveal(session: GameSession, combat: CombatRound, by) -> None:
+def _combat_reveal(session: GameSession, combat: CombatRound, by, log: EventLog | None = None) -> None:
     """FR-CMB-1, -5, -7, -8, -9, -13, -14: one reveal for all; every hit explained; tracks updated;
     played cards move like a check's, unchosen ones go back where unchosen cards go. The round
-    resolves from the fighters' levels on their sheets (:func:`fight_takes_sheets`)."""
-    log = EventLog(session, by, [])
+    resolves from the fighters' levels on their sheets (:func:`fight_takes_sheets`). ``combat.state``
+    may hold a change not written yet (the lock-in that reveals), and ``log`` its lines: both are
+    written here, with the reveal's."""
+    log = EventLog(session, by, []) if log is None else log
     loaded, fighters = fight_takes_sheets(session, combat, log)
     if rules_combat.phase(combat.state) == "reveal" and rules_combat.phase(loaded) != "reveal":
         # a fighter whose sheet lets them act again has neither declared nor chosen: the turn
