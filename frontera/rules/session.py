@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 
 from frontera.rules.cards import RANKS, SUITS, Card, dead_mans_hand, physical_deck
 from frontera.rules.dead_mans_hand import check_dead_mans_hand_count
@@ -133,8 +133,9 @@ class Session:
     known: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        """A JSON-serialisable deep copy; :meth:`from_json` restores an equal session."""
-        return asdict(self)
+        """A JSON-serialisable deep copy; :meth:`from_json` restores an equal session. Every field
+        is JSON data (no dataclass within), copied as such: ``asdict`` took twice as long (issue #11)."""
+        return {name: copy_json(getattr(self, name)) for name in _SESSION_FIELDS}
 
     @classmethod
     def from_json(cls, data: dict, *, copy: bool = True) -> Session:
@@ -153,6 +154,9 @@ class Session:
     @property
     def protagonists(self) -> list[str]:
         return [p for p in self.players if p != self.mayor]
+
+
+_SESSION_FIELDS = tuple(f.name for f in fields(Session))
 
 
 def _deck_uids(deck: int, jokers: int) -> list[str]:

@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import copy
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
 
 def copy_json(value):
     """A deep copy of ``value``: every dict, list and tuple copied, every string, number, boolean
-    and ``None`` shared (they never change); anything else is left to :func:`copy.deepcopy`. Unlike
-    ``deepcopy``, a container met twice is copied twice, as a JSON round trip would."""
+    and ``None`` shared (they never change; an item that is one is taken as it is, without a call);
+    anything else is left to :func:`copy.deepcopy`. Unlike ``deepcopy``, a container met twice is
+    copied twice, as a JSON round trip would."""
     kind = type(value)
     if kind is dict:
-        return {key: copy_json(item) for key, item in value.items()}
+        return {key: item if type(item) in _SCALARS else copy_json(item) for key, item in value.items()}
     if kind is list:
-        return [copy_json(item) for item in value]
-    if kind in (str, int, float, bool) or value is None:
+        return [item if type(item) in _SCALARS else copy_json(item) for item in value]
+    if kind in _SCALARS:
         return value
     if kind is tuple:
-        return tuple(copy_json(item) for item in value)
+        return tuple(item if type(item) in _SCALARS else copy_json(item) for item in value)
     return copy.deepcopy(value)

@@ -25,3 +25,17 @@ def test_anything_but_json_data_is_copied_as_deepcopy_copies_it():
     assert copied == held == copy.deepcopy(held)
     copied["seen"].add("1:2H")
     assert held["seen"] == {"1:AS"}
+
+
+def test_a_sessions_json_is_what_asdict_gives_and_shares_nothing_with_it():
+    import random
+    from dataclasses import asdict
+
+    from frontera.rules.session import Session, new_session
+
+    session = new_session("normal", ["c1", "c2"], "mayor", rng=random.Random(3))
+    data = session.to_json()
+    assert data == asdict(session) and Session.from_json(data) == session
+    data["pile"].pop()
+    data["player_decks"]["c1"].append("x")
+    assert data != asdict(session) and Session.from_json(session.to_json()) == session
