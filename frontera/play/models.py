@@ -2,7 +2,7 @@
 
 The card state of a session is the rules engine's own JSON (:class:`frontera.rules.session.Session`)
 stored on :attr:`GameSession.state`; only the services change it, under the row's lock
-(``GameSession.objects.row(pk, lock=True)``: ``SELECT … FOR UPDATE``). Every
+(``GameSession.objects.row(pk, lock=True)``: ``SELECT … FOR UPDATE OF`` the session's row). Every
 card movement and every rule decision is a :class:`SessionEvent`, whose ids are the live versions
 of the ``session:<id>`` topic.
 """
@@ -34,7 +34,8 @@ class GameSessionManager(models.Manager):
         database)."""
         params = ((role_of.pk,) if role_of is not None else ()) + (pk,)
         for_update = lock and connection.features.has_select_for_update
-        found = load(self.model, _row_sql(role_of is not None, for_update), params)
+        of = for_update and connection.features.has_select_for_update_of  # else the campaign's too
+        found = load(self.model, _row_sql(role_of is not None, for_update, of), params)
         if not found:
             return None
         session = found[0]
@@ -44,13 +45,14 @@ class GameSessionManager(models.Manager):
 
 
 @cache
-def _row_sql(with_role: bool, for_update: bool) -> str:
+def _row_sql(with_role: bool, for_update: bool, of: bool = False) -> str:
     campaign = ", ".join(f"{column(Campaign, name.removesuffix('_id'))} AS campaign_{name}"
                          for name in CAMPAIGN_READ)
     role = f", ({role_sql(GameSession)}) AS viewer_role" if with_role else ""
     return (f"SELECT {table(GameSession)}.*, {campaign}{role} FROM {table(GameSession)} "
             f"INNER JOIN {table(Campaign)} ON {column(Campaign, 'pk')} = {column(GameSession, 'campaign')} "
-            f"WHERE {column(GameSession, 'pk')} = %s" + (f" FOR UPDATE OF {table(GameSession)}" if for_update else ""))
+            f"WHERE {column(GameSession, 'pk')} = %s"
+            + (f" FOR UPDATE{f' OF {table(GameSession)}' if of else ''}" if for_update else ""))
 
 
 class GameSession(models.Model):

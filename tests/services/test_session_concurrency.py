@@ -86,6 +86,8 @@ def test_a_table_action_locks_its_session_not_its_campaign():
     import psycopg
     from django.db import transaction
 
+    from frontera.campaigns.models import Campaign
+
     session, *_ = make_table()
     params = {k: v for k, v in connection.get_connection_params().items()
               if k in ("host", "port", "user", "password", "dbname")}
@@ -93,6 +95,6 @@ def test_a_table_action_locks_its_session_not_its_campaign():
         GameSession.objects.row(session.pk, lock=True)
         with psycopg.connect(**params, autocommit=True) as other:
             other.execute("SET lock_timeout = '200ms'")
-            other.execute("SELECT id FROM campaigns_campaign WHERE id = %s FOR UPDATE", (session.campaign_id,))
+            other.execute(f"SELECT id FROM {Campaign._meta.db_table} WHERE id = %s FOR UPDATE", (session.campaign_id,))
             with pytest.raises(psycopg.errors.LockNotAvailable):
-                other.execute("SELECT id FROM play_gamesession WHERE id = %s FOR UPDATE", (session.pk,))
+                other.execute(f"SELECT id FROM {GameSession._meta.db_table} WHERE id = %s FOR UPDATE", (session.pk,))

@@ -2,10 +2,13 @@
 # A session's latest event is read by every action, page and refetch (its live version and feed
 # stamp). PostgreSQL's index on session_id alone sorted the whole log for it (issue #11); the
 # (session, -id) index finds it in one entry, and serves the lookups by session that the foreign
-# key's own index did, so that one goes.
+# key's own index did, so that one goes. Only the index goes: the foreign key's constraint stays as
+# it is (an AlterField would drop and re-check it on PostgreSQL, and copy the table on SQLite).
 
 import django.db.models.deletion
 from django.db import migrations, models
+
+FOREIGN_KEY_INDEX = "play_sessionevent_session_id_b9ba58a9"  # the name Django gave it, on every database
 
 
 class Migration(migrations.Migration):
@@ -19,9 +22,19 @@ class Migration(migrations.Migration):
             model_name='sessionevent',
             index=models.Index(fields=['session', '-id'], name='play_sessio_session_afb609_idx'),
         ),
-        migrations.AlterField(
-            model_name='sessionevent',
-            name='session',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='events', to='play.gamesession'),
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.AlterField(
+                    model_name='sessionevent',
+                    name='session',
+                    field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='events', to='play.gamesession'),
+                ),
+            ],
+            database_operations=[
+                migrations.RunSQL(
+                    sql=f'DROP INDEX IF EXISTS "{FOREIGN_KEY_INDEX}"',
+                    reverse_sql=f'CREATE INDEX "{FOREIGN_KEY_INDEX}" ON "play_sessionevent" ("session_id")',
+                ),
+            ],
         ),
     ]

@@ -416,7 +416,7 @@ def combat_choose(*, combat: CombatRound, by, character: Character, cards: Seque
     log.decide(gettext_noop("%(who)s has locked in, face down."), rules=["FR-CMB-1"], who=character.name)
     if rules_combat.phase(state) == "reveal":
         # the last lock-in reveals: the round's row is written and the log flushed once, with the
-        # reveal's (one statement each fewer, and one push, before the answer; issue #11)
+        # reveal's (a write of each fewer, and one push, before the answer; issue #11)
         _combat_reveal(session, combat, by, log)
         return combat
     update(combat, ("state",))
