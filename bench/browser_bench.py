@@ -15,9 +15,10 @@ phone's stamp − the click. The bench itself looks at the pages every ``POLL_MS
 animation frame: that drew frames in Chromium on the server's cores; the stamps are the pages').
 Between checks the Mayor withdraws the check (also by clicking), and the bench waits until no phone
 shows it open any more, so each call starts from a quiet table.
-Prints p50/p95/max and the target of issue #11 (p95 ≤ 150 ms), then the server's CPU and Chromium's
-CPU per check: on the bench's machine the seven pages share its cores with the server, where a
-table's phones would each have their own.
+Prints p50/p95/max and the target of issue #11 (p95 ≤ 150 ms), where the time goes (the pages'
+stamps, and the server's own marks: it serves ``bench/traced_asgi.py`` stamping with the same
+clock as the pages), then the server's CPU and Chromium's CPU per check: on the bench's machine the
+seven pages share its cores with the server, where a table's phones would each have their own.
 """
 
 from __future__ import annotations
@@ -154,7 +155,10 @@ def run(checks: int, phones: int, chromium: str, phases: dict | None = None) -> 
         tmp = Path(tmp)
         env = {"DATABASE_URL": "", "REDIS_URL": "", "SQLITE_PATH": str(tmp / "bench.sqlite3"), "DEBUG": "false",
                "AXES_FAILURE_LIMIT": "1000"}
-        server = AppServer(env, tmp / "server.log")
+        # the server's marks (bench/traced_asgi.py), stamped with the pages' clock
+        marks_path = tmp / "marks.txt"
+        env.update({"PUSH_TRACE": str(marks_path), "PUSH_TRACE_CLOCK": "wall"})
+        server = AppServer(env, tmp / "server.log", app="bench.traced_asgi:application")
         server.manage("migrate", "--no-input")
         out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP.format(phones=phones)], cwd=ROOT,
                              env=server.env, check=True, capture_output=True, text=True).stdout
@@ -163,6 +167,7 @@ def run(checks: int, phones: int, chromium: str, phases: dict | None = None) -> 
         page_url = f"/sesiones/{session_id}/"
         server.start()
         latencies = []
+        windows = []  # each check's click and its last phone's stamp (ms, the pages' clock)
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
@@ -203,6 +208,7 @@ def run(checks: int, phones: int, chromium: str, phases: dict | None = None) -> 
                     clicked = mayor.evaluate("() => window.__clicks[window.__clicks.length - 1]")
                     seen = [page.evaluate("(m) => window.__seen[m]", marker) for page in pages]
                     latencies.append((max(seen) - clicked) / 1000)
+                    windows.append((clicked, max(seen)))
                     if phases is not None:  # the breakdown, each phase by its last phone
                         answered = mayor.evaluate("() => window.__answers[window.__answers.length - 1]")
                         marks = [page.evaluate("(m) => window.__phases[m] || {}", marker) for page in pages]
@@ -223,7 +229,29 @@ def run(checks: int, phones: int, chromium: str, phases: dict | None = None) -> 
                 browser.close()
         finally:
             server.stop()
+        if phases is not None:
+            server_phases(marks_path, windows, phones + 1, phases)
     return latencies
+
+
+def server_phases(path: Path, windows: list[tuple[float, float]], streams: int, phases: dict) -> None:
+    """The server's side of each check, from the click (seconds): the Mayor's POST reaching the app,
+    its push written to the last of the ``streams`` (the Mayor's and the phones'), and of the
+    refetches made before the last phone showed the check (the Mayor's page's included), the last
+    to reach the app and the last to be answered."""
+    marks = sorted((float(stamp), what) for stamp, what in (line.split(" ", 1)
+                                                            for line in path.read_text().splitlines()))
+    for clicked, last_seen in windows:
+        inside = [(t, what) for t, what in marks if clicked <= t <= last_seen]
+        posted = next((t for t, what in inside if what == "asgi"), None)
+        writes = [t for t, what in inside if what == "write" and posted is not None and t >= posted][:streams]
+        gets = [t for t, what in inside if what == "get"]
+        gots = [t for t, what in inside if what == "got"]
+        for name, moment in (("server: POST", posted), ("server: push", writes[-1] if len(writes) == streams else None),
+                             ("server: refetch", gets[-1] if gets else None),
+                             ("server: refetch answered", gots[-1] if gots else None)):
+            if moment is not None:
+                phases.setdefault(name, []).append((moment - clicked) / 1000)
 
 
 def main() -> None:
@@ -238,13 +266,18 @@ def main() -> None:
           f"{len(latencies)} checks:")
     print(f"  p50={pct(latencies, .5) * 1000:7.1f} ms  p95={pct(latencies, .95) * 1000:7.1f} ms  "
           f"max={max(latencies) * 1000:7.1f} ms")
-    labels = {"the Mayor's answer": "the Mayor's POST answered", "push": "the last phone's regions had the push",
-              "sent": "the last phone has sent its #checks refetch", "answered": "the last phone has its #checks answer"}
+    labels = {"server: POST": "the server has the Mayor's POST",
+              "server: push": "the server has written the push to every stream",
+              "the Mayor's answer": "the Mayor's POST answered", "push": "the last phone's regions had the push",
+              "sent": "the last phone has sent its #checks refetch",
+              "server: refetch": "the last refetch reaches the server",
+              "server: refetch answered": "the server has answered the last refetch",
+              "answered": "the last phone has its #checks answer"}
     print("  where the time goes (from the click, p50 / p95):")
     for name, label in labels.items():
         values = phases.get(name)
         if values:
-            print(f"    {label:<46} {pct(values, .5) * 1000:7.1f} / {pct(values, .95) * 1000:7.1f} ms  (n={len(values)})")
+            print(f"    {label:<50} {pct(values, .5) * 1000:7.1f} / {pct(values, .95) * 1000:7.1f} ms  (n={len(values)})")
     if phases.get("server CPU"):
         print(f"  the server's CPU per check (its call, its withdrawal, and every page's refetches after each): "
               f"{phases['server CPU'][0] * 1000:.1f} ms")

@@ -10,7 +10,12 @@ the functions they name; nothing of the app is changed:
 - ``view`` / ``view end``: the call's view (``check_new``) starts and returns;
 - ``service``: the view calls the service (``check_request``);
 - ``publish``: the bus is told after the commit; ``deliver``: the event loop hands it to the streams;
-- ``write``: a stream formats its ``changed`` event, right before writing it.
+- ``write``: a stream formats its ``changed`` event, right before writing it;
+- ``get``: a page's refetch after a push (``GET …?regions=``) reaches the ASGI app; ``got``: its
+  answer's last message goes to uvicorn.
+
+``PUSH_TRACE_CLOCK=wall`` stamps with ``time.time()`` instead, in milliseconds, the clock a
+browser's pages stamp with (``performance.timeOrigin + performance.now()``; ``bench/browser_bench.py``).
 """
 
 import os
@@ -34,8 +39,11 @@ _out = open(os.environ["PUSH_TRACE"], "a", buffering=1)  # noqa: SIM115 (the pro
 _lock = threading.Lock()
 
 
+_wall = os.environ.get("PUSH_TRACE_CLOCK") == "wall"
+
+
 def mark(what: str) -> None:
-    line = f"{time.perf_counter():.6f} {what}\n"
+    line = f"{time.time() * 1000:.3f} {what}\n" if _wall else f"{time.perf_counter():.6f} {what}\n"
     with _lock:
         _out.write(line)
 
@@ -65,13 +73,19 @@ from frontera import asgi  # noqa: E402 (after the wrapping)
 
 
 async def application(scope, receive, send):
-    if scope["type"] != "http" or scope["method"] != "POST":
+    if scope["type"] != "http":
         return await asgi.application(scope, receive, send)
-    mark("asgi")
+    if scope["method"] == "POST":
+        start, end = "asgi", "sent"
+    elif b"regions=" in scope.get("query_string", b""):  # a page's refetch after a push
+        start, end = "get", "got"
+    else:
+        return await asgi.application(scope, receive, send)
+    mark(start)
 
     async def traced_send(message):
         if message["type"] == "http.response.body" and not message.get("more_body"):
-            mark("sent")
+            mark(end)
         await send(message)
 
     return await asgi.application(scope, receive, traced_send)
