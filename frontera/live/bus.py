@@ -39,23 +39,35 @@ logger = logging.getLogger(__name__)
 
 class Push(int):
     """A version as the bus delivers it: an ``int`` that may also name the regions that changed
-    (``None``: any region may have). Region names are public (``checks``, ``board``...)."""
+    (``None``: any region may have), and the user whose action it is (``actor``, a user's id, or
+    ``None``): that user's pages are answered by their own request, the others may be sent the
+    regions with the push (:mod:`frontera.live.views`). Region names are public (``checks``,
+    ``board``...)."""
 
     regions: tuple[str, ...] | None
+    actor: int | None
 
-    def __new__(cls, version: int, regions=None):
+    def __new__(cls, version: int, regions=None, actor: int | None = None):
         push = super().__new__(cls, version)
         push.regions = tuple(sorted(set(regions))) if regions is not None else None
+        push.actor = actor
         return push
 
     def encode(self) -> str:
-        return str(int(self)) if self.regions is None else f"{int(self)} {','.join(self.regions)}"
+        parts = [str(int(self))]
+        if self.regions is not None:
+            parts.append(",".join(self.regions))
+        if self.actor is not None:
+            parts.append(f"@{self.actor}")
+        return " ".join(parts)
 
     @classmethod
     def decode(cls, raw) -> Push:
         text = raw.decode() if isinstance(raw, bytes) else str(raw)
-        version, _, regions = text.partition(" ")
-        return cls(int(version), [r for r in regions.split(",") if r] if regions else None)
+        version, *rest = text.split(" ")
+        regions = next((r for r in rest if not r.startswith("@")), None)
+        actor = next((int(r[1:]) for r in rest if r.startswith("@") and r[1:].isdigit()), None)
+        return cls(int(version), [r for r in regions.split(",") if r] if regions is not None else None, actor)
 
 
 class MemoryBackend:
@@ -232,27 +244,27 @@ def reset_backend() -> None:
         _backend = None
 
 
-def publish(topic: str, version: int, regions=None) -> None:
+def publish(topic: str, version: int, regions=None, actor: int | None = None) -> None:
     """Tell every subscriber of ``topic`` that it is now at ``version``; ``regions`` names the page
-    regions the change can show in (``None``: any)."""
-    get_backend().publish(topic, Push(int(version), regions))
+    regions the change can show in (``None``: any); ``actor`` is the id of the user who acted."""
+    get_backend().publish(topic, Push(int(version), regions, actor))
 
 
-def publish_on_commit(topic: str, version: int, regions=None) -> None:
+def publish_on_commit(topic: str, version: int, regions=None, actor: int | None = None) -> None:
     """Publish once the current transaction commits (services call this, never views).
 
     The action has committed by then: a failed publish (Redis away) is logged and the action still
     answers as a success. Clients catch up from the durable version: at their stream's next
     keep-alive, or when it reconnects (``Last-Event-ID``)."""
-    transaction.on_commit(lambda: _publish_committed(topic, version, regions))
+    transaction.on_commit(lambda: _publish_committed(topic, version, regions, actor))
 
 
-def _publish_committed(topic: str, version: int, regions=None) -> None:
+def _publish_committed(topic: str, version: int, regions=None, actor: int | None = None) -> None:
     try:
-        if regions is None:
+        if regions is None and actor is None:
             publish(topic, version)
         else:
-            publish(topic, version, regions)
+            publish(topic, version, regions, actor)
     except Exception:  # noqa: BLE001 (whatever the backend raised, the change is durable)
         logger.warning("live bus: could not publish %s version %s; clients catch up from the log",
                        topic, version, exc_info=True)

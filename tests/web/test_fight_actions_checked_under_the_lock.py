@@ -150,7 +150,7 @@ def test_fr_cmb_1_the_lock_in_that_reveals_writes_the_fight_and_its_log_once_and
     assert _post(client, "choose", session, combat, m1, {"cards": hands[combat_key(m1.pk)][:1]}).status_code == 200
     assert not CombatRound.objects.get(pk=combat.pk).state.get("revealed")
     pushes = []
-    monkeypatch.setattr(core, "publish_on_commit", lambda topic, version, regions=None: pushes.append(regions))
+    monkeypatch.setattr(core, "publish_on_commit", lambda topic, version, regions=None, actor=None: pushes.append(regions))
     last = SessionEvent.objects.filter(session=session).order_by("-pk").values_list("pk", flat=True)[0]
     client.force_login(p1)
     with CaptureQueriesContext(connection) as queries:

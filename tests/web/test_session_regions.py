@@ -112,7 +112,7 @@ def test_an_actions_answer_names_its_region_and_the_version_it_shows(client, mon
     hero = session.seats.get(character__owner=p2).character
     client.force_login(mayor)
     pushed = []
-    monkeypatch.setattr(bus, "publish", lambda topic, version, regions=None: pushed.append(int(version)))
+    monkeypatch.setattr(bus, "publish", lambda topic, version, regions=None, actor=None: pushed.append(int(version)))
     with django_capture_on_commit_callbacks(execute=True):
         answer = client.post(reverse("play_check_new", args=[session.pk]),
                              {"characters": [str(hero.pk)], "trait": "manos", "modifier": 0,
@@ -129,7 +129,7 @@ def test_an_actions_answer_names_its_region_and_the_version_it_shows(client, mon
 
 def _published(monkeypatch, django_capture_on_commit_callbacks, action):
     published = []
-    monkeypatch.setattr(bus, "publish", lambda topic, version, regions=None: published.append(
+    monkeypatch.setattr(bus, "publish", lambda topic, version, regions=None, actor=None: published.append(
         None if regions is None else tuple(sorted(regions))))
     with django_capture_on_commit_callbacks(execute=True):
         action()

@@ -164,7 +164,8 @@ class EventLog:
         if last is None:  # backends without RETURNING ids
             last = SessionEvent.objects.filter(session=self.session).aggregate(m=Max("pk"))["m"]
         if last:
-            publish_on_commit(session_topic(self.session.pk), last, self.regions)
+            publish_on_commit(session_topic(self.session.pk), last, self.regions,
+                              actor=getattr(self.actor, "pk", None))
 
 
 def visible_to(state, seat) -> frozenset[str]:
