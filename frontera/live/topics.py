@@ -20,6 +20,9 @@ class TopicKind:
     authorize: Callable[[object, int], bool]
     current_version: Callable[[int], int]
     follows: Callable[[int], list[str]] | None = None
+    # the regions a push named, as its subscriber's page shows them: ``render(request, id,
+    # regions)`` → ``(the regions rendered, their HTML)``, or ``None`` if the page must fetch them
+    render: Callable[[object, int, tuple[str, ...]], tuple[list[str], str] | None] | None = None
 
 
 _KINDS: dict[str, TopicKind] = {}
@@ -31,8 +34,9 @@ def register(
     authorize: Callable[[object, int], bool],
     current_version: Callable[[int], int],
     follows: Callable[[int], list[str]] | None = None,
+    render: Callable[[object, int, tuple[str, ...]], tuple[list[str], str] | None] | None = None,
 ) -> None:
-    _KINDS[kind] = TopicKind(authorize, current_version, follows)
+    _KINDS[kind] = TopicKind(authorize, current_version, follows, render)
 
 
 def _parse(topic: str) -> tuple[TopicKind | None, int | None]:
@@ -69,3 +73,12 @@ def sources(topic: str) -> list[str]:
     if entry is None or entry.follows is None:
         return [topic]
     return list(dict.fromkeys(entry.follows(object_id)))
+
+
+def renderer(topic: str):
+    """``render(request, regions)`` for ``topic``'s pages (see :class:`TopicKind`), or ``None`` if its
+    kind renders none."""
+    entry, object_id = _parse(topic)
+    if entry is None or entry.render is None:
+        return None
+    return lambda request, regions: entry.render(request, object_id, regions)

@@ -8,6 +8,14 @@ of those ticks, and when the bus says its subscription was made again after a fa
 (:data:`frontera.live.bus.RESYNC`), the stream re-reads the durable version, so a publish that was
 lost is healed. No database transaction is open while streaming.
 
+A page that asks for it (``?page=1``, the session pages) is sent the regions a push names with the
+push itself, rendered for its viewer (``event: regions``, its data ``{"version", "regions",
+"html"}``: each region marked to be swapped out of band), instead of a ``changed`` it would answer
+with a request for them: one round trip fewer between the table's change and a phone showing it
+(issue #11). The viewer's log-in and membership are checked again for every rendering; a push of
+the viewer's own action, one that names no region, and anything the topic cannot render for the
+viewer are sent as ``changed``, as to every other page.
+
 A composite topic (``sheet:<id>``, see :mod:`frontera.live.topics`) listens to every topic it
 follows and reads its own version again after each push and at each keep-alive tick (so a new
 session the character joins is picked up within one tick even though nothing it followed changed).
@@ -17,14 +25,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connection
+from django.db import close_old_connections, connection
 from django.http import Http404, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
 from frontera.live import bus, topics
+
+logger = logging.getLogger(__name__)
 
 
 def _read(fn):
@@ -40,6 +52,22 @@ def _read(fn):
                 connection.close()
 
     return sync_to_async(run)
+
+
+# The regions sent with the pushes (``render``) are rendered here, in the order the streams ask,
+# each thread with a database connection of its own kept between renderings (as a request thread
+# keeps its own; with PostgreSQL's pool it is given back after each). In the stream's own thread
+# (``_read``), every stream of a push rendered at once, sharing the GIL: each page had its regions
+# only when the last was done, and each rendering opened a connection anew.
+_RENDERING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="live-render")
+
+
+def _rendered(render, regions):
+    close_old_connections()  # one made unusable meanwhile (a database restart) is not used again
+    try:
+        return render(regions)
+    finally:
+        connection.close_if_unusable_or_obsolete()
 
 
 def _since(request) -> int | None:
@@ -59,8 +87,17 @@ def format_event(event: str, version: int, topic: str, regions=None) -> str:
     return f"id: {version}\nevent: {event}\ndata: {data}\n\n"
 
 
-async def event_stream(topic: str, since: int | None, keepalive: float):
-    """The stream for one subscriber; subscribes before reading the version so nothing is missed."""
+def format_regions(version: int, regions: list[str], html: str) -> str:
+    """The regions a push named, rendered for the stream's viewer (one SSE message: its JSON has no
+    line break)."""
+    data = json.dumps({"version": int(version), "regions": regions, "html": html})
+    return f"id: {version}\nevent: regions\ndata: {data}\n\n"
+
+
+async def event_stream(topic: str, since: int | None, keepalive: float, render=None, viewer: int | None = None):
+    """The stream for one subscriber; subscribes before reading the version so nothing is missed.
+    With ``render`` (``render(regions)`` → ``(regions, html)`` or ``None``), a push that names its
+    regions and is not ``viewer``'s own action is sent with them."""
     async with bus.subscribe(topic) as queue:
         yield "retry: 2000\n\n"
         current = await _read(topics.current_version)(topic)
@@ -84,6 +121,16 @@ async def event_stream(topic: str, since: int | None, keepalive: float):
             regions = getattr(version, "regions", None)
             if version > last:
                 last = version
+                if render is not None and regions is not None and getattr(version, "actor", None) != viewer:
+                    try:
+                        rendered = await asyncio.get_running_loop().run_in_executor(
+                            _RENDERING, _rendered, render, regions)
+                    except Exception:  # the page can still fetch them: it is told "changed"
+                        logger.exception("live stream: could not render the regions of %s version %s", topic, version)
+                        rendered = None
+                    if rendered is not None:
+                        yield format_regions(version, *rendered)
+                        continue
                 yield format_event("changed", version, topic, regions)
             elif regions is not None:
                 # a push overtaken by a later one (their commits' publishes raced): the page fetched
@@ -178,10 +225,13 @@ async def stream(request, topic: str):
     version = await _read(topics.resolve)(topic, user)
     if version is None:
         raise Http404
-    make = composite_stream if topics.is_composite(topic) else event_stream
-    response = StreamingHttpResponse(
-        make(topic, _since(request), settings.LIVE_KEEPALIVE_SECONDS), content_type="text/event-stream"
-    )
+    if topics.is_composite(topic):
+        events = composite_stream(topic, _since(request), settings.LIVE_KEEPALIVE_SECONDS)
+    else:
+        render = topics.renderer(topic) if request.GET.get("page") == "1" else None
+        events = event_stream(topic, _since(request), settings.LIVE_KEEPALIVE_SECONDS,
+                              render=(lambda regions: render(request, regions)) if render else None, viewer=user.pk)
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"
     return response

@@ -24,5 +24,11 @@ def _authorize_sheet(user, character_id: int) -> bool:
     return character is not None and can_view_character(user, character)
 
 
-register("session", authorize=_authorize, current_version=session_version)
+def _render(request, session_id: int, regions):
+    from frontera.play.views.pushed import pushed_regions  # the views, once the URLs have loaded them
+
+    return pushed_regions(request, session_id, regions)
+
+
+register("session", authorize=_authorize, current_version=session_version, render=_render)
 register("sheet", authorize=_authorize_sheet, current_version=sheet_version, follows=sheet_sources)

@@ -12,7 +12,7 @@
  *
  * A push ("changed", with the topic's version) may name the regions that changed; the other
  * regions of the page do not refetch. A session page fetches the regions a push names in one
- * request (its live element, below).
+ * request (its live element, below), or is sent them with the push ("regions", below).
  *
  * Loaded once by templates/base.html, after htmx and idiomorph; no inline script (CSP).
  */
@@ -99,6 +99,7 @@
   var holdUntil = new WeakMap();  // the live element → when the regions it holds are fetched anyway
   var newest = new WeakMap();   // the live element → the newest version among the pushes it gathered
   var brought = new WeakMap();  // the live element → {version, regions} of its page's last answer
+  var pushed = new WeakMap();   // the live element → {version, regions} of the last push that came with them
 
   function unbrought(elt, regions, version) {
     var here = elt.getAttribute("data-live-regions").split(" ");
@@ -162,6 +163,12 @@
       if (next && highest !== undefined && highest <= version) {
         names.forEach(function (name) { next.delete(name); });
       }
+      // another's push, newer than this answer, brought these regions first: the answer has just put
+      // back an older state of them, so they are fetched again
+      var newer = pushed.get(live);
+      if (newer && newer.version > version) {
+        gather(live, names.filter(function (name) { return newer.regions.indexOf(name) !== -1; }), Infinity);
+      }
     }
     refetch(live);  // what the answer did not bring
   });
@@ -169,6 +176,33 @@
   function isLive(elt) {
     return !!(elt && elt.hasAttribute && elt.hasAttribute("data-live-regions"));
   }
+
+  // The regions a push named, sent with it for this page's viewer (event "regions", received by the
+  // page's #live-push; frontera/play/views/pushed.py): swapped out of band from the live element,
+  // as the answer to its request would have been, and counted as brought at the push's version, so
+  // a notice up to that version does not fetch them again. A push of the page's own action, or one
+  // the server could not render for this viewer, still comes as a "changed" notice (above).
+  document.addEventListener("htmx:sseBeforeMessage", function (evt) {
+    var elt = evt.target, live = document.getElementById("live"), push = evt.detail, data;
+    if (!elt || elt.id !== "live-push") return;
+    evt.preventDefault();  // swapped here, from the live element, not by the sse extension
+    try {
+      data = JSON.parse(push.data);
+    } catch (e) {
+      return;
+    }
+    if (!isLive(live) || !window.htmx || typeof data.html !== "string" || !Array.isArray(data.regions)) return;
+    window.htmx.swap(live, data.html,
+      { swapStyle: "none", swapDelay: 0, settleDelay: window.htmx.config.defaultSettleDelay },
+      { contextElement: live });
+    var version = data.version, last = brought.get(live), before = pushed.get(live);
+    if (!before || version >= before.version) pushed.set(live, { version: version, regions: data.regions });
+    if (!last || version >= last.version) brought.set(live, { version: version, regions: data.regions });
+    var next = waiting.get(live), highest = newest.get(live);
+    if (next && highest !== undefined && highest <= version) {
+      data.regions.forEach(function (name) { next.delete(name); });
+    }
+  }, true);
 
   document.addEventListener("sse:changed", function (evt) {
     var elt = evt.target, push = evt.detail;

@@ -24,14 +24,22 @@ def _fragments(page):
     return fetched
 
 
-def test_a_phone_refetches_only_the_regions_a_push_names_and_every_region_otherwise(browser, app_server, phone):
+def test_a_phone_is_sent_the_regions_a_push_names_with_it_and_fetches_every_region_otherwise(
+        browser, app_server, phone):
+    """Issue #11: the regions a push names come with the push, rendered for the phone's player
+    (frontera/play/views/pushed.py): the phone shows the Mayor's call without asking for anything. A
+    push that names no region (a table tool) is a notice: the phone fetches every region, in one
+    request."""
     laptop, mayor, ana = _table(browser, app_server, phone, "rg1")
     try:
         fetched = _fragments(ana)
+        lines = ana.locator("#feed li").count()
         _call_djamal(mayor)  # a check called: the checks and the feed change, nothing else
         ana.locator("#checks").get_by_text("Djamal").first.wait_for(timeout=1_500)
-        ana.wait_for_timeout(500)  # any other refetch would have left by now
-        assert fetched == [["checks", "feed"]], fetched  # one push, one request, only what it named
+        ana.wait_for_function("([n]) => document.querySelectorAll('#feed li').length > n", arg=[lines],
+                              timeout=1_500)  # the feed came with it too
+        ana.wait_for_timeout(500)  # any request would have left by now
+        assert fetched == [], fetched  # both came with the push
         fetched.clear()
         health = ana.locator("#me .trackline li").first
         before = health.inner_text()
@@ -108,7 +116,7 @@ def test_pushes_meanwhile_are_gathered_a_failed_fetch_is_tried_again_and_a_refus
 def test_the_page_that_acts_fetches_only_what_the_answer_to_its_action_does_not_bring(browser, app_server, phone):
     """Issue #11: the answer to a page's own action is the region it aimed at, as the action left it,
     with the session's version it shows; the action's push names that region too, and that page
-    fetches only the push's other regions. Every other page fetches all the push names."""
+    fetches only the push's other regions. Every other page is sent all the push names with it."""
     laptop, mayor, ana = _table(browser, app_server, phone, "rg3")
     try:
         feed = mayor.locator("#feed li")
@@ -120,16 +128,43 @@ def test_the_page_that_acts_fetches_only_what_the_answer_to_its_action_does_not_
                                 timeout=1_500)  # the feed line of the call, from the push
         mayor.wait_for_timeout(600)  # longer than a region waits for its page's own answer
         assert mayor_fetched == [["feed"]], mayor_fetched
-        assert ana_fetched == [["checks", "feed"]], ana_fetched
+        assert ana_fetched == [], ana_fetched  # the push brought her checks and feed
 
         mayor_fetched.clear()
         ana_fetched.clear()
+        lines = feed.count()
+        ana.get_by_role("button", name=re.compile(r"Robar \d+ cartas?")).click()  # the phone's own draw
+        ana.locator("#checks .pcard-button").first.wait_for()
+        mayor.wait_for_function("([n]) => document.querySelectorAll('#feed li').length > n", arg=[lines],
+                                timeout=1_500)  # the draw's line, with the push
+        ana.wait_for_timeout(600)
+        assert ana_fetched == [["feed", "me"]], ana_fetched  # its #checks came with the answer
+        assert mayor_fetched == [], mayor_fetched  # his board, checks and feed came with the push
+        shot(mayor, "regions-02-own-answer")
+    finally:
+        laptop.close()
+
+
+def test_an_answer_older_than_a_push_that_came_with_its_region_has_that_region_fetched_again(
+        browser, app_server, phone):
+    """Issue #11: another's push came with the phone's #checks at a newer state than the answer to
+    the phone's own draw, which then put an older state of #checks back: the phone fetches #checks
+    again, so what it shows is never older than what it was sent."""
+    laptop, mayor, ana = _table(browser, app_server, phone, "rg8")
+    try:
+        _call_djamal(mayor)
+        ana.locator("#checks").get_by_text("Djamal").first.wait_for(timeout=1_500)
+        ana.wait_for_timeout(300)
+        fetched = _fragments(ana)
+        # a push from the future came with #checks (empty HTML: nothing swapped)
+        ana.evaluate("""() => document.getElementById("live-push").dispatchEvent(new CustomEvent(
+            "htmx:sseBeforeMessage", {bubbles: true, cancelable: true,
+            detail: {data: JSON.stringify({version: 1e9, regions: ["checks"], html: ""})}}))""")
         ana.get_by_role("button", name=re.compile(r"Robar \d+ cartas?")).click()  # the phone's own draw
         ana.locator("#checks .pcard-button").first.wait_for()
         ana.wait_for_timeout(600)
-        assert ana_fetched == [["feed", "me"]], ana_fetched  # its #checks came with the answer
-        assert mayor_fetched == [["board", "checks", "feed"]], mayor_fetched
-        shot(mayor, "regions-02-own-answer")
+        assert ["checks"] in fetched, fetched  # fetched again after the older answer
+        assert sorted(name for asked in fetched for name in asked) == ["checks", "feed", "me"], fetched
     finally:
         laptop.close()
 
@@ -204,8 +239,17 @@ def test_a_push_refreshes_a_page_without_its_loading_indicator_and_the_pages_own
         _call_djamal(mayor)
         ana.locator("#checks").get_by_text("Djamal").first.wait_for(timeout=1_500)
         ana.wait_for_timeout(300)
-        assert fetched == [["checks", "feed"]], fetched  # the push was fetched...
-        assert ana.evaluate("() => window.__indicatorShown") is False  # ...with no pill
+        assert fetched == [], fetched  # the push came with its regions...
+        assert ana.evaluate("() => window.__indicatorShown") is False  # ...and showed no pill
+        health = ana.locator("#me .trackline li").first
+        before = health.inner_text()
+        # a table tool names no region: the phone fetches them all, still without the pill
+        mayor.locator("li.char-card", has_text="Clementine").locator('[data-testid^="hurt-"]').click()
+        ana.wait_for_function("([el, text]) => el.innerText !== text", arg=[health.element_handle(), before],
+                              timeout=1_500)
+        ana.wait_for_timeout(300)
+        assert fetched == [["checks", "combat", "feed", "me"]], fetched
+        assert ana.evaluate("() => window.__indicatorShown") is False
         ana.get_by_role("button", name=re.compile(r"Robar \d+ cartas?")).click()  # the phone's own action
         ana.locator("#checks .pcard-button").first.wait_for()
         assert ana.evaluate("() => window.__indicatorShown") is True

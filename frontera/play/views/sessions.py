@@ -89,11 +89,17 @@ def _regions(request, session, names: str) -> HttpResponse:
     named: every region of the page. One request per page and push instead of one per region: the
     viewer, the session and the engine's state are read once for all of them; the feed comes from
     its cache (:func:`_cached_feed`), rendered once for every page that asks for the same state."""
-    runs_it = can_run_session(request.user, session.campaign)
-    page_regions = DASHBOARD_FRAGMENTS if runs_it else PHONE_FRAGMENTS
+    page_regions = DASHBOARD_FRAGMENTS if can_run_session(request.user, session.campaign) else PHONE_FRAGMENTS
     wanted = set(filter(None, names.split(","))) or set(page_regions)
     if not wanted <= page_regions:
         raise Http404
+    return HttpResponse(regions_html(request, session, wanted))
+
+
+def regions_html(request, session, wanted: set[str]) -> str:
+    """The regions ``wanted`` of the viewer's page, each marked to be swapped out of band: what a
+    page fetches after a push (:func:`_regions`), or is sent with it (:mod:`frontera.play.views.pushed`)."""
+    runs_it = can_run_session(request.user, session.campaign)
     built = wanted - {"feed"}
     parts = []
     stamp = feed_stamp(session.pk)
@@ -107,7 +113,7 @@ def _regions(request, session, names: str) -> HttpResponse:
     if "feed" in wanted:
         key = _feed_key(session, runs_it, oob=True, stamp=stamp)
         parts.append(_cached_feed(key, lambda: _render_feed(request, session, oob=True)))
-    return HttpResponse("".join(parts))
+    return "".join(parts)
 
 
 FEED_CACHE_SECONDS = 600

@@ -1,0 +1,55 @@
+"""A session page's regions sent with the push that changed them (issue #11).
+
+A session page's live stream (``/live/session:<id>/?page=1``, :mod:`frontera.live.views`) is sent
+the regions a push names, rendered for its viewer exactly as the page would fetch them
+(:func:`frontera.play.views.sessions.regions_html`), instead of a notice the page answers with a
+request for them. The stream lasts for hours, so each rendering first checks again what every
+request checks: the viewer's log-in (their session still exists, the user is still active and their
+password unchanged) and their membership of the campaign. If either has ended, nothing is rendered:
+the stream says "changed", and the page's own request is refused.
+"""
+
+import copy
+from importlib import import_module
+from types import SimpleNamespace
+
+from django.conf import settings
+from django.contrib.auth import get_user
+from django.http import Http404
+from django.utils import translation
+
+from frontera.campaigns.permissions import can_run_session
+from frontera.play.views.common import DASHBOARD_FRAGMENTS, PHONE_FRAGMENTS, session_for
+from frontera.play.views.sessions import regions_html
+
+
+def _viewer(request):
+    """The stream's user if they are still logged in with the session the stream was opened with,
+    read afresh (as :class:`django.contrib.auth.middleware.AuthenticationMiddleware` does for each
+    request); ``None`` otherwise."""
+    key = request.session.session_key
+    if not key:
+        return None
+    store = import_module(settings.SESSION_ENGINE).SessionStore(key)
+    user = get_user(SimpleNamespace(session=store))
+    return user if user.is_authenticated and user.pk == request.user.pk else None
+
+
+def pushed_regions(request, session_id: int, regions) -> tuple[list[str], str] | None:
+    """The regions of ``regions`` that the viewer's page shows, and their HTML; ``None`` if the viewer
+    may no longer see the session, or their page shows none of them."""
+    user = _viewer(request)
+    if user is None:
+        return None
+    viewer = copy.copy(request)  # the stream's request, with the user read afresh
+    viewer.user = user
+    try:
+        session = session_for(user, session_id)
+    except Http404:
+        return None
+    page_regions = DASHBOARD_FRAGMENTS if can_run_session(user, session.campaign) else PHONE_FRAGMENTS
+    wanted = set(regions) & page_regions
+    if not wanted:
+        return None
+    with translation.override(getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE):
+        return sorted(wanted), regions_html(viewer, session, wanted)

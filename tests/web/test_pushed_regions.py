@@ -1,0 +1,164 @@
+"""Issue #11: a session page's stream is sent the regions a push names, rendered for its viewer,
+instead of a notice the page answers with a request for them (frontera/play/views/pushed.py)."""
+
+import asyncio
+import json
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.contrib.sessions.models import Session as LogIn
+from django.test import AsyncClient, Client
+from django.urls import reverse
+
+from frontera.campaigns.models import Membership
+from frontera.live import bus
+from frontera.play.selectors.core import session_version
+from frontera.play.services.checks import check_draw, check_request
+from tests.factories import make_table
+from tests.web.test_session_regions import _normalised
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+async def _open(user, session, *, page=True, client=None):
+    """``user``'s stream of ``session`` as a session page opens it, past its opening lines."""
+    client = client or AsyncClient()
+    await sync_to_async(client.force_login)(user)
+    url = reverse("live_stream", args=[f"session:{session.pk}"])
+    since = await sync_to_async(session_version)(session.pk)
+    query = {"since": since, **({"page": "1"} if page else {})}
+    response = await client.get(url, query)
+    stream = response.streaming_content.__aiter__()
+    assert (await asyncio.wait_for(stream.__anext__(), 2)).decode().startswith("retry:")
+    assert "event: hello" in (await asyncio.wait_for(stream.__anext__(), 2)).decode()
+    return stream
+
+
+async def _next(stream) -> str:
+    return (await asyncio.wait_for(stream.__anext__(), 5)).decode()
+
+
+def _regions_event(message: str) -> dict:
+    head, _, data = message.partition("data: ")
+    assert "event: regions\n" in head, message
+    return json.loads(data)
+
+
+def _fetched(user, session, regions: str) -> str:
+    """What ``user``'s page would fetch for those regions after the push."""
+    client = Client()
+    client.force_login(user)
+    answer = client.get(session.get_absolute_url(), {"regions": regions}, **HX)
+    assert answer.status_code == 200
+    return answer.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_page_is_sent_the_regions_a_push_names_as_its_viewer_would_fetch_them():
+    """The Mayor calls a check on the first player: each player's stream and the Mayor's... the
+    Mayor's action answers his own page (a notice), each player's stream carries its checks and feed
+    as that player would fetch them: same HTML, so the same redaction (the player's own cards, odds)."""
+    session, mayor, seated, _minions = make_table(players=2, minions=0)
+    (p1, hero1), (p2, _hero2) = seated
+
+    async def scenario():
+        streams = [await _open(user, session) for user in (mayor, p1, p2)]
+        await sync_to_async(check_request)(session=session, by=mayor, characters=[hero1], trait="manos")
+        messages = [await _next(stream) for stream in streams]
+        for stream in streams:
+            await stream.aclose()
+        return messages
+
+    for_mayor, for_p1, for_p2 = asyncio.run(scenario())
+    version = session_version(session.pk)
+    assert for_mayor.startswith(f"id: {version}\nevent: changed\n")  # his own action: his answer brings it
+    for user, message in ((p1, for_p1), (p2, for_p2)):
+        assert message.startswith(f"id: {version}\nevent: regions\n")
+        sent = _regions_event(message)
+        assert sent["version"] == version and sent["regions"] == ["checks", "feed"]
+        assert _normalised(sent["html"]) == _normalised(_fetched(user, session, "checks,feed"))
+    assert "hx-swap-oob" in _regions_event(for_p1)["html"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_players_draw_reaches_the_mayor_with_his_regions_and_the_player_with_a_notice():
+    """The drawing player's own page is answered by the draw's own request; the Mayor's stream
+    carries what the draw changed on his dashboard (the board, his checks, the feed), never the
+    phone's regions."""
+    session, mayor, seated, _minions = make_table(players=1, minions=0)
+    (p1, hero1), = seated
+    check = check_request(session=session, by=mayor, characters=[hero1], trait="manos")
+    participant = check.participants.get()
+
+    async def scenario():
+        streams = [await _open(user, session) for user in (mayor, p1)]
+        await sync_to_async(check_draw)(participant=participant, by=p1)
+        messages = [await _next(stream) for stream in streams]
+        for stream in streams:
+            await stream.aclose()
+        return messages
+
+    for_mayor, for_p1 = asyncio.run(scenario())
+    assert "event: changed\n" in for_p1
+    sent = _regions_event(for_mayor)
+    assert sent["regions"] == ["board", "checks", "feed"]  # "me" is a phone's region: not his page's
+    assert _normalised(sent["html"]) == _normalised(_fetched(mayor, session, "board,checks,feed"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stream_that_does_not_ask_for_its_page_and_a_push_that_names_no_region_get_a_notice():
+    session, mayor, seated, _minions = make_table(players=1, minions=0)
+    (p1, hero1), = seated
+    topic = f"session:{session.pk}"
+
+    async def scenario():
+        plain, page = await _open(p1, session, page=False), await _open(p1, session)
+        await sync_to_async(check_request)(session=session, by=mayor, characters=[hero1], trait="manos")
+        first = [await _next(plain), await _next(page)]
+        latest = await sync_to_async(session_version)(session.pk)
+        await asyncio.to_thread(bus.publish, topic, latest + 1)  # every region
+        second = await _next(page)
+        for stream in (plain, page):
+            await stream.aclose()
+        return first, second
+
+    (plain, page), every = asyncio.run(scenario())
+    assert "event: changed\n" in plain and "event: regions\n" in page
+    assert "event: changed\n" in every and "regions" not in every.partition("data: ")[2]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("ended", ["logged out", "left the campaign"])
+def test_a_stream_whose_viewer_has_logged_out_or_left_is_sent_no_region(ended):
+    """The stream outlives what let it open: each rendering checks again the viewer's log-in and
+    membership, as each request does. Once either has ended, the page is only told "changed", and
+    its own request for the regions is then refused."""
+    session, mayor, seated, _minions = make_table(players=1, minions=0)
+    (p1, hero1), = seated
+
+    async def scenario():
+        client = AsyncClient()
+        stream = await _open(p1, session, client=client)
+        if ended == "logged out":  # from this browser (its log-in ends: the page's cookie no longer holds one)
+            await client.alogout()
+            assert not await sync_to_async(LogIn.objects.exists)()
+        else:
+            await sync_to_async(Membership.objects.filter(user=p1).delete)()
+        await sync_to_async(check_request)(session=session, by=mayor, characters=[hero1], trait="manos")
+        message = await _next(stream)
+        await stream.aclose()
+        return message
+
+    message = asyncio.run(scenario())
+    assert message.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
+    assert "Manos" not in message and not re.search(r"<section", message)
+
+
+def test_the_acting_user_travels_with_the_push_through_redis_encoding():
+    push = bus.Push(42, {"feed", "checks"}, actor=7)
+    again = bus.Push.decode(push.encode().encode())
+    assert again == 42 and again.regions == ("checks", "feed") and again.actor == 7
+    every = bus.Push.decode(bus.Push(9, None, actor=3).encode())
+    assert every == 9 and every.regions is None and every.actor == 3
+    assert bus.Push.decode(b"7 checks").actor is None
