@@ -50,8 +50,10 @@ print("IDS", session.pk, ",".join(str(h.pk) for h in heroes))
 """
 
 # In each phone page: the first time #checks holds a marker, stamped; and, for the breakdown, the
-# last push a region received (htmx's sse extension: htmx:sseMessage, once per listening element) and the refetch that
-# brings #checks sent and answered (htmx:beforeRequest / htmx:afterRequest), each the last one before the marker.
+# last push a region received (htmx's sse extension: htmx:sseMessage, once per listening element;
+# htmx:sseBeforeMessage for the regions sent with a push) and, if the phone fetched them, the refetch
+# that brings #checks sent and answered (htmx:beforeRequest / htmx:afterRequest), each the last one
+# before the marker.
 WATCH = """() => {
   window.__seen = {};
   window.__watch = null;
@@ -66,6 +68,7 @@ WATCH = """() => {
     window.__phases[marker] = Object.assign(window.__phases[marker] || {}, {[name]: stamp()});
   };
   document.body.addEventListener("htmx:sseMessage", mark("push"));
+  document.body.addEventListener("htmx:sseBeforeMessage", mark("push"));  // the regions sent with it
   document.body.addEventListener("htmx:beforeRequest", mark("sent"));
   document.body.addEventListener("htmx:afterRequest", mark("answered"));
   new MutationObserver(() => {
@@ -279,7 +282,7 @@ def main() -> None:
         if values:
             print(f"    {label:<50} {pct(values, .5) * 1000:7.1f} / {pct(values, .95) * 1000:7.1f} ms  (n={len(values)})")
     if phases.get("server CPU"):
-        print(f"  the server's CPU per check (its call, its withdrawal, and every page's refetches after each): "
+        print(f"  the server's CPU per check (its call, its withdrawal, and every page's regions after each, sent with the push or fetched): "
               f"{phases['server CPU'][0] * 1000:.1f} ms")
     if phases.get("browsers CPU"):
         print(f"  Chromium's CPU per check (its {args.phones + 1} pages and its own processes, the bench's polling "

@@ -10,7 +10,8 @@ the functions they name; nothing of the app is changed:
 - ``view`` / ``view end``: the call's view (``check_new``) starts and returns;
 - ``service``: the view calls the service (``check_request``);
 - ``publish``: the bus is told after the commit; ``deliver``: the event loop hands it to the streams;
-- ``write``: a stream formats its ``changed`` event, right before writing it;
+- ``write``: a stream formats its ``changed`` event, or the regions it sends with a push, right
+  before writing it;
 - ``get``: a page's refetch after a push (``GET …?regions=``) reaches the ASGI app; ``got``: its
   answer's last message goes to uvicorn.
 
@@ -64,6 +65,9 @@ bus.MemoryBackend._deliver = staticmethod(_before("deliver", bus.MemoryBackend._
 _format_event = live_views.format_event
 live_views.format_event = lambda event, *a, **k: (mark("write") if event == "changed" else None) or _format_event(
     event, *a, **k)
+_format_regions = getattr(live_views, "format_regions", None)  # (not in the code before it)
+if _format_regions is not None:
+    live_views.format_regions = lambda *a, **k: mark("write") or _format_regions(*a, **k)
 checks_services.check_request = _before("service", checks_services.check_request)
 # before the URLs are imported (frontera.asgi does it), so that they route to the wrapped view
 checks_views.check_new = _before("view", checks_views.check_new, after="view end")
