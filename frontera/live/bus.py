@@ -67,7 +67,7 @@ class Push(int):
         version, *rest = text.split(" ")
         regions = next((r for r in rest if not r.startswith("@")), None)
         actor = next((int(r[1:]) for r in rest if r.startswith("@") and r[1:].isdigit()), None)
-        return cls(int(version), [r for r in regions.split(",") if r] if regions is not None else None, actor)
+        return cls(int(version), [r for r in regions.split(",") if r] if regions else None, actor)
 
 
 class MemoryBackend:

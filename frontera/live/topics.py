@@ -21,8 +21,9 @@ class TopicKind:
     current_version: Callable[[int], int]
     follows: Callable[[int], list[str]] | None = None
     # the regions a push named, as its subscriber's page shows them: ``render(request, id,
-    # regions)`` → ``(the regions rendered, their HTML)``, or ``None`` if the page must fetch them
-    render: Callable[[object, int, tuple[str, ...]], tuple[list[str], str] | None] | None = None
+    # regions)`` → ``(the regions rendered, their HTML, the version they show)``, or ``None`` if the
+    # page must fetch them
+    render: Callable[[object, int, tuple[str, ...]], tuple[list[str], str, int] | None] | None = None
 
 
 _KINDS: dict[str, TopicKind] = {}
@@ -34,7 +35,7 @@ def register(
     authorize: Callable[[object, int], bool],
     current_version: Callable[[int], int],
     follows: Callable[[int], list[str]] | None = None,
-    render: Callable[[object, int, tuple[str, ...]], tuple[list[str], str] | None] | None = None,
+    render: Callable[[object, int, tuple[str, ...]], tuple[list[str], str, int] | None] | None = None,
 ) -> None:
     _KINDS[kind] = TopicKind(authorize, current_version, follows, render)
 

@@ -60,6 +60,9 @@ def _read(fn):
 # (``_read``), every stream of a push rendered at once, sharing the GIL: each page had its regions
 # only when the last was done, and each rendering opened a connection anew.
 _RENDERING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="live-render")
+# A stream waits this long for its rendering, then sends a notice instead (the page fetches the
+# regions): a rendering that waits for a database connection, or behind a backlog, holds no page up.
+RENDER_TIMEOUT_SECONDS = 2.0
 
 
 def _rendered(render, regions):
@@ -87,10 +90,11 @@ def format_event(event: str, version: int, topic: str, regions=None) -> str:
     return f"id: {version}\nevent: {event}\ndata: {data}\n\n"
 
 
-def format_regions(version: int, regions: list[str], html: str) -> str:
-    """The regions a push named, rendered for the stream's viewer (one SSE message: its JSON has no
-    line break)."""
-    data = json.dumps({"version": int(version), "regions": regions, "html": html})
+def format_regions(version: int, regions: list[str], html: str, shows: int) -> str:
+    """The regions a push (``version``) named, rendered for the stream's viewer, and the version of
+    the session they show (the push's or a later one's: they were read after it). One SSE message:
+    its JSON has no line break."""
+    data = json.dumps({"version": int(shows), "regions": regions, "html": html})
     return f"id: {version}\nevent: regions\ndata: {data}\n\n"
 
 
@@ -123,8 +127,12 @@ async def event_stream(topic: str, since: int | None, keepalive: float, render=N
                 last = version
                 if render is not None and regions is not None and getattr(version, "actor", None) != viewer:
                     try:
-                        rendered = await asyncio.get_running_loop().run_in_executor(
-                            _RENDERING, _rendered, render, regions)
+                        rendered = await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(
+                            _RENDERING, _rendered, render, regions), RENDER_TIMEOUT_SECONDS)
+                    except TimeoutError:  # not started yet: left out; running: its result is dropped
+                        logger.warning("live stream: the regions of %s version %s took over %s s", topic, version,
+                                       RENDER_TIMEOUT_SECONDS)
+                        rendered = None
                     except Exception:  # the page can still fetch them: it is told "changed"
                         logger.exception("live stream: could not render the regions of %s version %s", topic, version)
                         rendered = None

@@ -99,7 +99,34 @@
   var holdUntil = new WeakMap();  // the live element → when the regions it holds are fetched anyway
   var newest = new WeakMap();   // the live element → the newest version among the pushes it gathered
   var brought = new WeakMap();  // the live element → {version, regions} of its page's last answer
-  var pushed = new WeakMap();   // the live element → {version, regions} of the last push that came with them
+  var shown = new WeakMap();    // the live element → {region: the version of the state it shows}
+  var redone = new WeakMap();   // the live element → {region: the newer version it was fetched again for}
+
+  // Regions just swapped in (an answer, a refetch, the regions sent with a push) that show the state
+  // at ``version``. Answers and pushes can cross: one may put back a state older than the one a
+  // region showed (a refetch read before another's action committed, answered after that action's
+  // push came with the region). Such regions are returned, to be fetched again: once per newer
+  // state, so versions that do not grow (a database restored) cannot make it loop.
+  function swapped(live, names, version) {
+    if (isNaN(version)) return [];
+    var at = shown.get(live) || {}, again = redone.get(live) || {}, stale = [];
+    names.forEach(function (name) {
+      if (at[name] !== undefined && at[name] > version && again[name] !== at[name]) {
+        again[name] = at[name];
+        stale.push(name);
+      }
+      at[name] = version;
+    });
+    shown.set(live, at);
+    redone.set(live, again);
+    return stale;
+  }
+
+  function fetchAgain(live, names) {
+    if (!names.length) return;
+    gather(live, names, Infinity);
+    setTimeout(function () { refetch(live); }, 0);
+  }
 
   function unbrought(elt, regions, version) {
     var here = elt.getAttribute("data-live-regions").split(" ");
@@ -163,12 +190,7 @@
       if (next && highest !== undefined && highest <= version) {
         names.forEach(function (name) { next.delete(name); });
       }
-      // another's push, newer than this answer, brought these regions first: the answer has just put
-      // back an older state of them, so they are fetched again
-      var newer = pushed.get(live);
-      if (newer && newer.version > version) {
-        gather(live, names.filter(function (name) { return newer.regions.indexOf(name) !== -1; }), Infinity);
-      }
+      fetchAgain(live, swapped(live, names, version));  // older than what the page showed
     }
     refetch(live);  // what the answer did not bring
   });
@@ -195,8 +217,8 @@
     window.htmx.swap(live, data.html,
       { swapStyle: "none", swapDelay: 0, settleDelay: window.htmx.config.defaultSettleDelay },
       { contextElement: live });
-    var version = data.version, last = brought.get(live), before = pushed.get(live);
-    if (!before || version >= before.version) pushed.set(live, { version: version, regions: data.regions });
+    var version = data.version, last = brought.get(live);  // the state the regions show
+    fetchAgain(live, swapped(live, data.regions, version));
     if (!last || version >= last.version) brought.set(live, { version: version, regions: data.regions });
     var next = waiting.get(live), highest = newest.get(live);
     if (next && highest !== undefined && highest <= version) {
@@ -221,7 +243,12 @@
     var regions = sent.get(elt), detail = evt.detail || {};
     sent.delete(elt);
     var status = detail.xhr ? detail.xhr.status : 0;
-    if (detail.successful || (status >= 400 && status < 500 && status !== 408 && status !== 429)) {
+    if (detail.successful) {
+      failures.delete(elt);
+      fetchAgain(elt, swapped(elt, regions, parseInt(detail.xhr.getResponseHeader("X-Live-Version"), 10)));
+      return;
+    }
+    if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
       failures.delete(elt);
       return;
     }

@@ -169,6 +169,36 @@ def test_an_answer_older_than_a_push_that_came_with_its_region_has_that_region_f
         laptop.close()
 
 
+FAKE_PUSH_DURING_REFETCH = """() => document.addEventListener("htmx:beforeRequest", (evt) => {
+  if (window.__faked || !evt.detail.elt || evt.detail.elt.id !== "live") return;
+  window.__faked = true;  // the live element's request is on its way: a push comes with the feed
+  setTimeout(() => document.getElementById("live-push").dispatchEvent(new CustomEvent(
+    "htmx:sseBeforeMessage", {bubbles: true, cancelable: true,
+    detail: {data: JSON.stringify({version: 1e9, regions: ["feed"], html: ""})}})), 0);
+})"""
+
+
+def test_a_refetch_answered_after_a_newer_push_came_with_its_region_has_that_region_fetched_again(
+        browser, app_server, phone):
+    """Issue #11: the phone's request for every region (a table tool's push names none) is on its
+    way when another push comes with the feed at a newer state; the request's answer, read before,
+    then puts an older feed back. The phone fetches the feed again, once."""
+    laptop, mayor, ana = _table(browser, app_server, phone, "rg9")
+    try:
+        fetched = _fragments(ana)
+        ana.evaluate(FAKE_PUSH_DURING_REFETCH)
+        health = ana.locator("#me .trackline li").first
+        before = health.inner_text()
+        mayor.locator("li.char-card", has_text="Clementine").locator('[data-testid^="hurt-"]').click()
+        ana.wait_for_function("([el, text]) => el.innerText !== text", arg=[health.element_handle(), before],
+                              timeout=1_500)
+        ana.wait_for_timeout(800)
+        assert ana.evaluate("() => window.__faked") is True
+        assert fetched == [["checks", "combat", "feed", "me"], ["feed"]], fetched  # and no more after it
+    finally:
+        laptop.close()
+
+
 RUNNING_ANIMATIONS = "() => document.getAnimations().filter((a) => a.playState === 'running').length"
 
 

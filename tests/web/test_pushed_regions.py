@@ -4,6 +4,7 @@ instead of a notice the page answers with a request for them (frontera/play/view
 import asyncio
 import json
 import re
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -152,7 +153,41 @@ def test_a_stream_whose_viewer_has_logged_out_or_left_is_sent_no_region(ended):
 
     message = asyncio.run(scenario())
     assert message.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
-    assert "Manos" not in message and not re.search(r"<section", message)
+    assert "event: regions" not in message and "html" not in message and not re.search(r"<section", message)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rendering_that_takes_too_long_is_replaced_by_a_notice(monkeypatch):
+    """A stream does not wait for its regions longer than RENDER_TIMEOUT_SECONDS (a rendering behind
+    a backlog, or waiting for a database connection): the page is told "changed" and fetches them."""
+    from frontera.live import topics
+    from frontera.live import views as live_views
+
+    session, mayor, seated, _minions = make_table(players=1, minions=0)
+    (p1, hero1), = seated
+    monkeypatch.setattr(live_views, "RENDER_TIMEOUT_SECONDS", 0.05)
+    monkeypatch.setattr(topics, "renderer", lambda topic: lambda request, regions: time.sleep(0.5))
+
+    async def scenario():
+        stream = await _open(p1, session)
+        await sync_to_async(check_request)(session=session, by=mayor, characters=[hero1], trait="manos")
+        message = await _next(stream)
+        await stream.aclose()
+        return message
+
+    message = asyncio.run(scenario())
+    assert message.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
+    assert '"regions": ["checks", "feed"]' in message  # the page fetches what the push named
+
+
+@pytest.mark.django_db
+def test_a_refetch_says_the_version_it_shows(client):
+    """What a page fetches after a push carries the session's live version it shows, as an action's
+    answer does: the page compares it with what the pushes sent it (static/js/live-regions.js)."""
+    session, mayor, _seated, _minions = make_table(players=1, minions=0)
+    client.force_login(mayor)
+    answer = client.get(session.get_absolute_url(), {"regions": "checks,feed"}, **HX)
+    assert answer["X-Live-Version"] == str(session_version(session.pk))
 
 
 def test_the_acting_user_travels_with_the_push_through_redis_encoding():

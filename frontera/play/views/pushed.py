@@ -35,9 +35,10 @@ def _viewer(request):
     return user if user.is_authenticated and user.pk == request.user.pk else None
 
 
-def pushed_regions(request, session_id: int, regions) -> tuple[list[str], str] | None:
-    """The regions of ``regions`` that the viewer's page shows, and their HTML; ``None`` if the viewer
-    may no longer see the session, or their page shows none of them."""
+def pushed_regions(request, session_id: int, regions) -> tuple[list[str], str, int] | None:
+    """The regions of ``regions`` that the viewer's page shows, their HTML and the session's live
+    version they show; ``None`` if the viewer may no longer see the session, or their page shows
+    none of them."""
     user = _viewer(request)
     if user is None:
         return None
@@ -52,4 +53,4 @@ def pushed_regions(request, session_id: int, regions) -> tuple[list[str], str] |
     if not wanted:
         return None
     with translation.override(getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE):
-        return sorted(wanted), regions_html(viewer, session, wanted)
+        return sorted(wanted), *regions_html(viewer, session, wanted)

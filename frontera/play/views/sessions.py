@@ -18,7 +18,7 @@ from frontera.characters.models import Character
 from frontera.play.forms.common import new_request_key, posted_request_key
 from frontera.play.forms.sessions import JoinForm, SessionStartForm
 from frontera.play.models import GameSession, Seat
-from frontera.play.selectors.core import feed_stamp, sessions_of
+from frontera.play.selectors.core import feed_stamp, sessions_of, stamp_version
 from frontera.play.selectors.snapshot import session_snapshot
 from frontera.play.services import sessions as sessions_actions
 from frontera.play.services.core import SessionError
@@ -93,12 +93,17 @@ def _regions(request, session, names: str) -> HttpResponse:
     wanted = set(filter(None, names.split(","))) or set(page_regions)
     if not wanted <= page_regions:
         raise Http404
-    return HttpResponse(regions_html(request, session, wanted))
+    html, version = regions_html(request, session, wanted)
+    response = HttpResponse(html)
+    response["X-Live-Version"] = str(version)  # the state it shows (static/js/live-regions.js)
+    return response
 
 
-def regions_html(request, session, wanted: set[str]) -> str:
-    """The regions ``wanted`` of the viewer's page, each marked to be swapped out of band: what a
-    page fetches after a push (:func:`_regions`), or is sent with it (:mod:`frontera.play.views.pushed`)."""
+def regions_html(request, session, wanted: set[str]) -> tuple[str, int]:
+    """The regions ``wanted`` of the viewer's page, each marked to be swapped out of band, and the
+    session's live version they show (that of its latest event when they were read, or a later one):
+    what a page fetches after a push (:func:`_regions`), or is sent with it
+    (:mod:`frontera.play.views.pushed`)."""
     runs_it = can_run_session(request.user, session.campaign)
     built = wanted - {"feed"}
     parts = []
@@ -113,7 +118,7 @@ def regions_html(request, session, wanted: set[str]) -> str:
     if "feed" in wanted:
         key = _feed_key(session, runs_it, oob=True, stamp=stamp)
         parts.append(_cached_feed(key, lambda: _render_feed(request, session, oob=True)))
-    return "".join(parts)
+    return "".join(parts), stamp_version(stamp)
 
 
 FEED_CACHE_SECONDS = 600
