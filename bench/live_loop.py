@@ -1,12 +1,14 @@
 """Every figure of issue #11 in one run, with the boardgame.io peer beside ours (not a test).
 
     .venv/bin/python bench/live_loop.py [--checks 100] [--players 12] [--rounds 10] [--browser-checks 50]
-        [--database-url postgres://postgres@127.0.0.1:5432/<yours>] [--no-browser]
+        [--database-url postgres://postgres@127.0.0.1:5432/<yours>] [--no-browser] [--streams page|notice]
 
 One after the other, in this process:
 1. SQL queries per page at 2, 6 and 12 protagonists (``bench/session_bench.py`` part 1);
 2. the scripted session over HTTP on SQLite at ``--players`` protagonists: calling a check, draw,
-   choose, declare, lock in, the two pages, and the push to every client; then the peer's push with
+   choose, declare, lock in, the two pages, and the push to every client (each player's stream opened
+   as the session pages open it, so it is sent their regions; ``--streams notice``: a notice only, as
+   before session 22); then the peer's push with
    the same number of clients (the Mayor's and the players'), so the ratio compares like with like;
 3. the same session on PostgreSQL when ``--database-url`` is given (a database of your own: the
    bench drops and creates it), and its own peer run;
@@ -36,7 +38,7 @@ PUSH = "push: Mayor call → all clients"
 def session(tmp: Path, args, database_url: str) -> tuple[dict, dict | None]:
     """One scripted session and the peer's run right after it: (our figures, the peer's)."""
     session_bench.RESULTS.clear()
-    session_bench.session_over_http(tmp, args.checks, args.players, args.rounds, database_url)
+    session_bench.session_over_http(tmp, args.checks, args.players, args.rounds, database_url, streams=args.streams)
     figures = dict(session_bench.RESULTS)
     peer = session_bench.peer_push(args.checks, clients=args.players + 1)
     return figures, peer
@@ -80,6 +82,9 @@ def main() -> None:
     parser.add_argument("--browser-checks", type=int, default=50)
     parser.add_argument("--database-url", default="", help="PostgreSQL for a second session (dropped and created)")
     parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--streams", choices=["page", "notice"], default="page",
+                        help="the push's clients open their streams as the session pages do, or for notices only "
+                             "(bench/session_bench.py)")
     parser.add_argument("--chromium", default=os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
     args = parser.parse_args()
     os.environ.pop("DATABASE_URL", None)  # part 1 and the SQLite session run on the embedded default

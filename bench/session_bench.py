@@ -10,8 +10,12 @@
    client draws and chooses. Prints p50/p95 of the wall time of each action (local loopback, so it
    is the server's time plus a few hundred µs), and the push latency: from the moment the Mayor's
    request is sent to the moment every subscribed SSE client (Mayor + players) has received its
-   first ``changed`` event after that moment (the bench runs one action at a time, so that event is
-   the action's). The clients' streams are read
+   first event after that moment (the bench runs one action at a time, so that event is the
+   action's). The clients open their streams as the session pages do (``?page=1``): the Mayor, whose
+   call it is, is sent a ``changed`` notice, and each player the regions of their page that the call
+   changed, rendered for them (held once the whole HTML has come). With ``--streams notice`` they
+   open them as the pages did before session 22, and every client is sent a ``changed`` notice
+   (after which a page would have fetched its regions). The clients' streams are read
    by one event loop in a process of their own (``bench/sse_clients.py``), as the peer's clients
    share one node event loop.
 
@@ -168,7 +172,8 @@ def fresh_postgres(url: str) -> None:
 
 
 def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, database_url: str = "",
-                      app: str = "frontera.asgi:application", env_extra: dict | None = None) -> None:
+                      app: str = "frontera.asgi:application", env_extra: dict | None = None,
+                      streams: str = "page") -> None:
     from bench.sse_clients import SseClients
     from tests.servers import AppServer
 
@@ -189,7 +194,8 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, da
         phones = [Browser(server.url, f"bench_p{i}") for i in range(players)]
         page = f"/sesiones/{session_id}/"
         # every client's stream, on one event loop in a process of its own (bench/sse_clients.py)
-        listeners = SseClients(server.url, [(f"/live/session:{session_id}/", dict(b.http.cookies))
+        query = "?page=1" if streams == "page" else ""  # as a session page opens it, or a notice only
+        listeners = SseClients(server.url, [(f"/live/session:{session_id}/{query}", dict(b.http.cookies))
                                             for b in [mayor, *phones]])
         times = {"call check (Mayor)": [], "draw (phone)": [], "choose (phone)": [], "dashboard page": [],
                  "phone page": [], "phone #checks fragment": []}
@@ -232,7 +238,8 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, da
             latencies.append(worst)
         backend = "PostgreSQL" if database_url else "SQLite"
         print(f"A scripted session over HTTP: Mayor + {players} players, {checks} trait checks "
-              f"(one uvicorn process, {backend}, in-process bus):")
+              f"(one uvicorn process, {backend}, in-process bus; streams "
+              f"{'as the pages open them: each player is sent their regions' if streams == 'page' else 'for notices only'}):")
         for name, values in times.items():
             report(name, values)
         report("push: Mayor call → all clients", [x for x in latencies if x != float("inf")])
@@ -347,12 +354,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--no-peer", action="store_true", help="do not run the boardgame.io peer")
+    parser.add_argument("--streams", choices=["page", "notice"], default="page",
+                        help="open the streams as the session pages do (the regions sent with each push), "
+                             "or for notices only")
     args = parser.parse_args()
     database_url = os.environ.get("DATABASE_URL", "")  # read before part 1 sets up SQLite
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         queries_per_page(tmp)
-        session_over_http(tmp, args.checks, args.players, args.rounds, database_url)
+        session_over_http(tmp, args.checks, args.players, args.rounds, database_url, streams=args.streams)
         peer = None if args.no_peer else peer_push(args.checks)
         targets(peer, database_url)
 

@@ -17,6 +17,9 @@ of the last (docs/benchmarks.md, session 7: 0.3-0.6 ms of the 8th client's p50).
     clients.close()                                          # the process hands its events over
     clients.events[i]                                        # [(arrival, version), ...] of stream i
 
+An event is a ``changed`` notice (stamped as its first line comes) or the regions a session page's
+stream sends with a push (``?page=1``; stamped once its data line, the regions' HTML, has come whole).
+
 With ``news`` (a condition a bench waits on) each event is handed over as it comes, through a pipe
 to a reader thread of the bench's. Without it the client process keeps its events and hands them
 all over at :meth:`SseClients.close`, as the peer's clients keep theirs in their own process: on 2
@@ -42,7 +45,7 @@ class _Stream(asyncio.Protocol):
 
     def __init__(self, index: int, conn, ready: asyncio.Queue, kept: list | None) -> None:
         self.index, self.conn, self.ready, self.kept = index, conn, ready, kept
-        self.buffer, self.version, self.headers_read = b"", 0, False
+        self.buffer, self.version, self.headers_read, self.regions = b"", 0, False, False
         self.arrivals: list[tuple[float, bytes]] = []
         self.transport = None
         self.closed = asyncio.get_running_loop().create_future()
@@ -76,11 +79,19 @@ class _Stream(asyncio.Protocol):
                     self.version = int(line[4:])
                 elif line.startswith(b"event: hello"):
                     self.ready.put_nowait(self.index)
-                elif line.startswith(b"event: changed"):
-                    if self.kept is None:
-                        self.conn.send((self.index, arrival, self.version))
-                    else:
-                        self.kept.append((self.index, arrival, self.version))
+                elif line.startswith(b"event: changed"):  # a notice: held as its first line comes
+                    self._held(arrival)
+                elif line.startswith(b"event: regions"):
+                    self.regions = True
+                elif line.startswith(b"data: ") and self.regions:  # the regions sent with a push: held whole
+                    self.regions = False
+                    self._held(arrival)
+
+    def _held(self, arrival: float) -> None:
+        if self.kept is None:
+            self.conn.send((self.index, arrival, self.version))
+        else:
+            self.kept.append((self.index, arrival, self.version))
 
     def connection_lost(self, exc) -> None:
         if not self.closed.done():
