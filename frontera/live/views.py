@@ -100,8 +100,9 @@ def format_regions(version: int, regions: list[str], html: str, shows: int) -> s
 
 async def event_stream(topic: str, since: int | None, keepalive: float, render=None, viewer: int | None = None):
     """The stream for one subscriber; subscribes before reading the version so nothing is missed.
-    With ``render`` (``render(regions)`` → ``(regions, html)`` or ``None``), a push that names its
-    regions and is not ``viewer``'s own action is sent with them."""
+    With ``render`` (``render(regions)`` → ``(regions, html, the version they show)`` or ``None``), a
+    push that names its regions and is not ``viewer``'s own action is sent with them; the pushes
+    that queued meanwhile are sent with the next one rendered (one rendering of the latest state)."""
     async with bus.subscribe(topic) as queue:
         yield "retry: 2000\n\n"
         current = await _read(topics.current_version)(topic)
@@ -110,11 +111,20 @@ async def event_stream(topic: str, since: int | None, keepalive: float, render=N
         else:
             yield format_event("hello", current, topic)
         last = current
+        backlog = []  # pushes taken from the queue while gathering a rendering's, not rendered with it
+
+        def rendered_here(push) -> bool:  # a push whose regions this stream sends with it
+            return (render is not None and push != bus.RESYNC and getattr(push, "regions", None) is not None
+                    and getattr(push, "actor", None) != viewer)
+
         while True:
-            try:
-                version = await asyncio.wait_for(queue.get(), timeout=keepalive)
-            except TimeoutError:
-                version = None
+            if backlog:
+                version = backlog.pop(0)
+            else:
+                try:
+                    version = await asyncio.wait_for(queue.get(), timeout=keepalive)
+                except TimeoutError:
+                    version = None
             if version is None or version == bus.RESYNC:
                 # a quiet tick or a subscription made again: a publish may have been missed, so
                 # the durable version decides (a missed push is healed within one keep-alive)
@@ -125,7 +135,18 @@ async def event_stream(topic: str, since: int | None, keepalive: float, render=N
             regions = getattr(version, "regions", None)
             if version > last:
                 last = version
-                if render is not None and regions is not None and getattr(version, "actor", None) != viewer:
+                if rendered_here(version):
+                    # the pushes queued behind this one (the stream was busy with its last rendering)
+                    # are sent with it: one rendering of the state as it is now, for all of them
+                    wanted = set(regions)
+                    while not backlog and not queue.empty():
+                        more = queue.get_nowait()
+                        if rendered_here(more):
+                            wanted |= set(more.regions)
+                            version = last = max(last, more)
+                        else:
+                            backlog.append(more)
+                    regions = tuple(sorted(wanted))
                     try:
                         rendered = await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(
                             _RENDERING, _rendered, render, regions), RENDER_TIMEOUT_SECONDS)

@@ -181,6 +181,43 @@ def test_a_rendering_that_takes_too_long_is_replaced_by_a_notice(monkeypatch):
 
 
 @pytest.mark.django_db
+def test_pushes_that_queue_while_a_rendering_runs_are_rendered_together_once(monkeypatch):
+    """A burst of pushes (or a slow rendering) does not make a stream render each one in turn: those
+    queued behind the one being rendered are sent with the next rendering, of the state as it is
+    then, naming all their regions, with the newest version."""
+    from frontera.live import topics
+    from frontera.live.views import event_stream
+
+    asked = []
+
+    def slow_render(regions):
+        asked.append(regions)
+        time.sleep(0.2)
+        return list(regions), f"<p>{len(asked)}</p>", 0
+
+    async def scenario():
+        stream = event_stream("session:424242", 10, keepalive=5, render=slow_render, viewer=1)
+        assert (await stream.__anext__()).startswith("retry:")
+        with monkeypatch.context() as patched:  # the opening reads the topic's version
+            patched.setattr(topics, "current_version", lambda topic: 10)
+            assert "event: hello" in await stream.__anext__()
+        first = asyncio.ensure_future(stream.__anext__())
+        await asyncio.to_thread(bus.publish, "session:424242", 11, ["checks"], 2)
+        await asyncio.sleep(0.05)  # the first rendering has started
+        await asyncio.to_thread(bus.publish, "session:424242", 12, ["feed"], 2)
+        await asyncio.to_thread(bus.publish, "session:424242", 13, ["board", "checks"], 3)
+        messages = [await asyncio.wait_for(first, 2), await asyncio.wait_for(stream.__anext__(), 2)]
+        await stream.aclose()
+        return messages
+
+    first, second = asyncio.run(scenario())
+    assert asked == [("checks",), ("board", "checks", "feed")]
+    assert first.startswith("id: 11\nevent: regions\n")
+    assert second.startswith("id: 13\nevent: regions\n")
+    assert _regions_event(second)["regions"] == ["board", "checks", "feed"]
+
+
+@pytest.mark.django_db
 def test_a_refetch_says_the_version_it_shows(client):
     """What a page fetches after a push carries the session's live version it shows, as an action's
     answer does: the page compares it with what the pushes sent it (static/js/live-regions.js)."""
