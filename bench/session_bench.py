@@ -11,11 +11,12 @@
    is the server's time plus a few hundred µs), and the push latency: from the moment the Mayor's
    request is sent to the moment every subscribed SSE client (Mayor + players) has received its
    first event after that moment (the bench runs one action at a time, so that event is the
-   action's). The clients open their streams as the session pages do (``?page=1``): the Mayor, whose
-   call it is, is sent a ``changed`` notice, and each player the regions of their page that the call
-   changed, rendered for them (held once the whole HTML has come). With ``--streams notice`` they
-   open them as the pages did before session 22, and every client is sent a ``changed`` notice
-   (after which a page would have fetched its regions). The clients' streams are read
+   action's): a ``changed`` notice (the clients are not pages and fetch nothing, so the actions'
+   times are the server's own). With ``--streams page`` they open their streams as the session
+   pages do (``?page=1``): the Mayor, whose call it is, is sent a notice, and each player the
+   regions of their page that the call changed, rendered for them (held once the whole HTML has
+   come); those renderings then share the server with the bench's actions, as a page's refetches
+   did. The clients' streams are read
    by one event loop in a process of their own (``bench/sse_clients.py``), as the peer's clients
    share one node event loop.
 
@@ -173,7 +174,7 @@ def fresh_postgres(url: str) -> None:
 
 def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, database_url: str = "",
                       app: str = "frontera.asgi:application", env_extra: dict | None = None,
-                      streams: str = "page") -> None:
+                      streams: str = "notice") -> None:
     from bench.sse_clients import SseClients
     from tests.servers import AppServer
 
@@ -354,7 +355,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--no-peer", action="store_true", help="do not run the boardgame.io peer")
-    parser.add_argument("--streams", choices=["page", "notice"], default="page",
+    parser.add_argument("--streams", choices=["page", "notice"], default="notice",
                         help="open the streams as the session pages do (the regions sent with each push), "
                              "or for notices only")
     args = parser.parse_args()
