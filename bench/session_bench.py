@@ -16,7 +16,9 @@
    pages do (``?page=1``): the Mayor, whose call it is, is sent a notice, and each player the
    regions of their page that the call changed, rendered for them (held once the whole HTML has
    come); those renderings then share the server with the bench's actions, as a page's refetches
-   did. The clients' streams are read
+   did. With ``--streams refetch`` each client does what a session page did before session 22: on
+   each notice it asks for the regions named (``?regions=a,b``), and holds the push once that
+   answer has come. The clients' streams are read
    by one event loop in a process of their own (``bench/sse_clients.py``), as the peer's clients
    share one node event loop.
 
@@ -172,6 +174,11 @@ def fresh_postgres(url: str) -> None:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
+MAYOR_REGIONS, PHONE_REGIONS = ("board", "checks", "combat", "feed"), ("checks", "combat", "feed", "me")
+STREAMS = {"notice": "for notices only", "page": "as the pages open them: each player is sent their regions",
+           "refetch": "for notices, each followed by the page's request for its regions, as before session 22"}
+
+
 def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, database_url: str = "",
                       app: str = "frontera.asgi:application", env_extra: dict | None = None,
                       streams: str = "notice") -> None:
@@ -195,9 +202,12 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, da
         phones = [Browser(server.url, f"bench_p{i}") for i in range(players)]
         page = f"/sesiones/{session_id}/"
         # every client's stream, on one event loop in a process of its own (bench/sse_clients.py)
-        query = "?page=1" if streams == "page" else ""  # as a session page opens it, or a notice only
-        listeners = SseClients(server.url, [(f"/live/session:{session_id}/{query}", dict(b.http.cookies))
-                                            for b in [mayor, *phones]])
+        query = "?page=1" if streams == "page" else ""  # as a session page opens it, or for notices
+        regions = [MAYOR_REGIONS] + [PHONE_REGIONS] * players  # what each page fetches on a notice
+        listeners = SseClients(server.url, [
+            (f"/live/session:{session_id}/{query}", dict(b.http.cookies),
+             *([(page, mine)] if streams == "refetch" else []))
+            for b, mine in zip([mayor, *phones], regions, strict=True)])
         times = {"call check (Mayor)": [], "draw (phone)": [], "choose (phone)": [], "dashboard page": [],
                  "phone page": [], "phone #checks fragment": []}
         push = []
@@ -240,7 +250,7 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, da
         backend = "PostgreSQL" if database_url else "SQLite"
         print(f"A scripted session over HTTP: Mayor + {players} players, {checks} trait checks "
               f"(one uvicorn process, {backend}, in-process bus; streams "
-              f"{'as the pages open them: each player is sent their regions' if streams == 'page' else 'for notices only'}):")
+              f"{STREAMS[streams]}):")
         for name, values in times.items():
             report(name, values)
         report("push: Mayor call → all clients", [x for x in latencies if x != float("inf")])
@@ -355,9 +365,10 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--no-peer", action="store_true", help="do not run the boardgame.io peer")
-    parser.add_argument("--streams", choices=["page", "notice"], default="notice",
+    parser.add_argument("--streams", choices=["page", "notice", "refetch"], default="notice",
                         help="open the streams as the session pages do (the regions sent with each push), "
-                             "or for notices only")
+                             "for notices only, or for notices each followed by the page's request for its "
+                             "regions (the session pages before session 22)")
     args = parser.parse_args()
     database_url = os.environ.get("DATABASE_URL", "")  # read before part 1 sets up SQLite
     with tempfile.TemporaryDirectory() as tmp:

@@ -19,6 +19,9 @@ of the last (docs/benchmarks.md, session 7: 0.3-0.6 ms of the 8th client's p50).
 
 An event is a ``changed`` notice (stamped as its first line comes) or the regions a session page's
 stream sends with a push (``?page=1``; stamped once its data line, the regions' HTML, has come whole).
+A stream given ``(path, cookies, (page path, page regions))`` behaves as a session page did before
+session 22: on each notice it fetches the regions it names that its page has (``?regions=a,b``),
+and the event is stamped once that answer has come whole.
 
 With ``news`` (a condition a bench waits on) each event is handed over as it comes, through a pipe
 to a reader thread of the bench's. Without it the client process keeps its events and hands them
@@ -32,6 +35,7 @@ the commit, and 6 of the 13 were stamped 3 ms after the other 7).
 from __future__ import annotations
 
 import asyncio
+import json
 import multiprocessing
 import threading
 import time
@@ -43,8 +47,9 @@ class _Stream(asyncio.Protocol):
     they are parsed, and the events handed to the bench, in the loop's next turn, after every stream
     that the same wake-up made readable has been stamped."""
 
-    def __init__(self, index: int, conn, ready: asyncio.Queue, kept: list | None) -> None:
+    def __init__(self, index: int, conn, ready: asyncio.Queue, kept: list | None, refetch=None) -> None:
         self.index, self.conn, self.ready, self.kept = index, conn, ready, kept
+        self.refetch, self.notice = refetch, False  # (host, port, cookie, page path, its regions) or None
         self.buffer, self.version, self.headers_read, self.regions = b"", 0, False, False
         self.arrivals: list[tuple[float, bytes]] = []
         self.transport = None
@@ -80,18 +85,46 @@ class _Stream(asyncio.Protocol):
                 elif line.startswith(b"event: hello"):
                     self.ready.put_nowait(self.index)
                 elif line.startswith(b"event: changed"):  # a notice: held as its first line comes
-                    self._held(arrival)
+                    if self.refetch is None:
+                        self._held(arrival, self.version)
+                    else:
+                        self.notice = True
                 elif line.startswith(b"event: regions"):
                     self.regions = True
                 elif line.startswith(b"data: ") and self.regions:  # the regions sent with a push: held whole
                     self.regions = False
-                    self._held(arrival)
+                    self._held(arrival, self.version)
+                elif line.startswith(b"data: ") and self.notice:  # a page's notice: it fetches the regions
+                    self.notice = False
+                    named = json.loads(line[6:]).get("regions")
+                    mine = self.refetch[4]
+                    wanted = sorted(mine if named is None else set(named) & mine)
+                    if wanted:
+                        asyncio.get_running_loop().create_task(self._fetch(wanted, self.version))
+                    else:
+                        self._held(arrival, self.version)
 
-    def _held(self, arrival: float) -> None:
+    async def _fetch(self, regions: list[str], version: int) -> None:
+        """What a session page did on a notice before session 22: one request for the regions it
+        names (``?regions=a,b``, as htmx sends it), held once its answer has come whole. A connection
+        of its own, closed by the server (HTTP/1.0), where a browser keeps one open."""
+        host, port, cookie, page, _mine = self.refetch
+        reader, writer = await asyncio.open_connection(host, port)
+        writer.write(f"GET {page}?regions={','.join(regions)} HTTP/1.0\r\nHost: {host}:{port}\r\n"
+                     f"HX-Request: true\r\nCookie: {cookie}\r\n\r\n".encode())
+        answer = await reader.read()
+        arrival = time.perf_counter()
+        writer.close()
+        if b" 200 " not in answer.split(b"\r\n", 1)[0]:
+            self.conn.send(("error", f"stream {self.index}: a refetch answered {answer[:80]!r}"))
+            return
+        self._held(arrival, version)
+
+    def _held(self, arrival: float, version: int) -> None:
         if self.kept is None:
-            self.conn.send((self.index, arrival, self.version))
+            self.conn.send((self.index, arrival, version))
         else:
-            self.kept.append((self.index, arrival, self.version))
+            self.kept.append((self.index, arrival, version))
 
     def connection_lost(self, exc) -> None:
         if not self.closed.done():
@@ -99,12 +132,15 @@ class _Stream(asyncio.Protocol):
 
 
 async def _stream(index: int, base: str, path: str, cookies: dict, conn, ready: asyncio.Queue,
-                  kept: list | None) -> None:
-    """``GET path`` as HTTP/1.0, so the server frames the stream by closing it (no chunks to undo)."""
+                  kept: list | None, refetch=None) -> None:
+    """``GET path`` as HTTP/1.0, so the server frames the stream by closing it (no chunks to undo).
+    ``refetch``: ``(the page's path, its regions)``, to fetch them on each notice as a page did."""
     url = urlsplit(base)
     loop = asyncio.get_running_loop()
-    transport, stream = await loop.create_connection(lambda: _Stream(index, conn, ready, kept), url.hostname, url.port)
     cookie = "; ".join(f"{name}={value}" for name, value in cookies.items())
+    fetching = (url.hostname, url.port, cookie, refetch[0], set(refetch[1])) if refetch else None
+    transport, stream = await loop.create_connection(lambda: _Stream(index, conn, ready, kept, fetching),
+                                                     url.hostname, url.port)
     transport.write(f"GET {path} HTTP/1.0\r\nHost: {url.netloc}\r\nAccept: text/event-stream\r\n"
                     f"Cookie: {cookie}\r\n\r\n".encode())
     await stream.closed
@@ -113,8 +149,8 @@ async def _stream(index: int, base: str, path: str, cookies: dict, conn, ready: 
 async def _main(base: str, streams: list, conn, live: bool) -> None:
     ready: asyncio.Queue = asyncio.Queue()
     kept = None if live else []
-    tasks = [asyncio.create_task(_stream(i, base, path, cookies, conn, ready, kept))
-             for i, (path, cookies) in enumerate(streams)]
+    tasks = [asyncio.create_task(_stream(i, base, path, cookies, conn, ready, kept, *rest))
+             for i, (path, cookies, *rest) in enumerate(streams)]
     for _ in streams:
         await ready.get()
     conn.send(("ready",))
@@ -134,7 +170,7 @@ class SseClients:
     """``streams``: ``(path, cookies)`` each; ``news`` (optional) is notified at each event, as it
     comes; without it, the events are there after :meth:`close`."""
 
-    def __init__(self, base: str, streams: list[tuple[str, dict]], news: threading.Condition | None = None,
+    def __init__(self, base: str, streams: list[tuple], news: threading.Condition | None = None,
                  timeout: float = 15.0):
         self.events: list[list[tuple[float, int]]] = [[] for _ in streams]
         self.live = news is not None
@@ -142,7 +178,8 @@ class SseClients:
         mine, theirs = multiprocessing.Pipe(duplex=not self.live)
         self._conn = mine
         self._process = multiprocessing.get_context("spawn").Process(
-            target=_run, args=(base, [(p, dict(c)) for p, c in streams], theirs, self.live), daemon=True)
+            target=_run, args=(base, [(p, dict(c), *rest) for p, c, *rest in streams], theirs, self.live),
+            daemon=True)
         self._process.start()
         theirs.close()
         answer = mine.recv() if mine.poll(timeout) else None

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
@@ -59,7 +60,8 @@ def _read(fn):
 # keeps its own; with PostgreSQL's pool it is given back after each). In the stream's own thread
 # (``_read``), every stream of a push rendered at once, sharing the GIL: each page had its regions
 # only when the last was done, and each rendering opened a connection anew.
-_RENDERING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="live-render")
+_RENDERING = ThreadPoolExecutor(max_workers=int(os.environ.get("LIVE_RENDER_THREADS", "2")),
+                                thread_name_prefix="live-render")
 # A stream waits this long for its rendering, then sends a notice instead (the page fetches the
 # regions): a rendering that waits for a database connection, or behind a backlog, holds no page up.
 RENDER_TIMEOUT_SECONDS = 2.0
