@@ -24,6 +24,16 @@ def _fragments(page):
     return fetched
 
 
+def _hurt_clementine(mayor, ana):
+    """The Mayor's table tool (Salud −1 on Clementine), a push that names no region; returns once
+    Ana's phone shows her new Salud."""
+    health = ana.locator("#me .trackline li").first
+    before = health.inner_text()
+    mayor.locator("li.char-card", has_text="Clementine").locator('[data-testid^="hurt-"]').click()
+    ana.wait_for_function("([el, text]) => el.innerText !== text", arg=[health.element_handle(), before],
+                          timeout=1_500)
+
+
 def test_a_phone_is_sent_the_regions_a_push_names_with_it_and_fetches_every_region_otherwise(
         browser, app_server, phone):
     """Issue #11: the regions a push names come with the push, rendered for the phone's player
@@ -41,12 +51,8 @@ def test_a_phone_is_sent_the_regions_a_push_names_with_it_and_fetches_every_regi
         ana.wait_for_timeout(500)  # any request would have left by now
         assert fetched == [], fetched  # both came with the push
         fetched.clear()
-        health = ana.locator("#me .trackline li").first
-        before = health.inner_text()
         # a table tool names no region: the phone refreshes them all, its character's Salud included
-        mayor.locator("li.char-card", has_text="Clementine").locator('[data-testid^="hurt-"]').click()
-        ana.wait_for_function("([el, text]) => el.innerText !== text", arg=[health.element_handle(), before],
-                              timeout=1_500)
+        _hurt_clementine(mayor, ana)
         ana.wait_for_timeout(500)
         # in one request, the page's live element's: every region, since the push named none
         assert fetched == [["checks", "combat", "feed", "me"]], fetched
@@ -187,11 +193,7 @@ def test_a_refetch_answered_after_a_newer_push_came_with_its_region_has_that_reg
     try:
         fetched = _fragments(ana)
         ana.evaluate(FAKE_PUSH_DURING_REFETCH)
-        health = ana.locator("#me .trackline li").first
-        before = health.inner_text()
-        mayor.locator("li.char-card", has_text="Clementine").locator('[data-testid^="hurt-"]').click()
-        ana.wait_for_function("([el, text]) => el.innerText !== text", arg=[health.element_handle(), before],
-                              timeout=1_500)
+        _hurt_clementine(mayor, ana)
         ana.wait_for_timeout(800)
         assert ana.evaluate("() => window.__faked") is True
         assert fetched == [["checks", "combat", "feed", "me"], ["feed"]], fetched  # and no more after it
@@ -271,12 +273,8 @@ def test_a_push_refreshes_a_page_without_its_loading_indicator_and_the_pages_own
         ana.wait_for_timeout(300)
         assert fetched == [], fetched  # the push came with its regions...
         assert ana.evaluate("() => window.__indicatorShown") is False  # ...and showed no pill
-        health = ana.locator("#me .trackline li").first
-        before = health.inner_text()
         # a table tool names no region: the phone fetches them all, still without the pill
-        mayor.locator("li.char-card", has_text="Clementine").locator('[data-testid^="hurt-"]').click()
-        ana.wait_for_function("([el, text]) => el.innerText !== text", arg=[health.element_handle(), before],
-                              timeout=1_500)
+        _hurt_clementine(mayor, ana)
         ana.wait_for_timeout(300)
         assert fetched == [["checks", "combat", "feed", "me"]], fetched
         assert ana.evaluate("() => window.__indicatorShown") is False

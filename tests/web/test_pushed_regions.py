@@ -40,6 +40,19 @@ async def _next(stream) -> str:
     return (await asyncio.wait_for(stream.__anext__(), 5)).decode()
 
 
+async def _after_a_call(user, session, mayor, hero, meanwhile=None) -> str:
+    """What ``user``'s page stream is sent when the Mayor calls a check on ``hero``, after
+    ``meanwhile(client)`` (the stream's browser) has run, once the stream is open."""
+    client = AsyncClient()
+    stream = await _open(user, session, client=client)
+    if meanwhile is not None:
+        await meanwhile(client)
+    await sync_to_async(check_request)(session=session, by=mayor, characters=[hero], trait="manos")
+    message = await _next(stream)
+    await stream.aclose()
+    return message
+
+
 def _regions_event(message: str) -> dict:
     head, _, data = message.partition("data: ")
     assert "event: regions\n" in head, message
@@ -138,20 +151,14 @@ def test_a_stream_whose_viewer_has_logged_out_or_left_is_sent_no_region(ended):
     session, mayor, seated, _minions = make_table(players=1, minions=0)
     (p1, hero1), = seated
 
-    async def scenario():
-        client = AsyncClient()
-        stream = await _open(p1, session, client=client)
+    async def meanwhile(client):
         if ended == "logged out":  # from this browser (its log-in ends: the page's cookie no longer holds one)
             await client.alogout()
             assert not await sync_to_async(LogIn.objects.exists)()
         else:
             await sync_to_async(Membership.objects.filter(user=p1).delete)()
-        await sync_to_async(check_request)(session=session, by=mayor, characters=[hero1], trait="manos")
-        message = await _next(stream)
-        await stream.aclose()
-        return message
 
-    message = asyncio.run(scenario())
+    message = asyncio.run(_after_a_call(p1, session, mayor, hero1, meanwhile))
     assert message.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
     assert "event: regions" not in message and "html" not in message and not re.search(r"<section", message)
 
@@ -168,14 +175,7 @@ def test_a_rendering_that_takes_too_long_is_replaced_by_a_notice(monkeypatch):
     monkeypatch.setattr(live_views, "RENDER_TIMEOUT_SECONDS", 0.05)
     monkeypatch.setattr(topics, "renderer", lambda topic: lambda request, regions: time.sleep(0.5))
 
-    async def scenario():
-        stream = await _open(p1, session)
-        await sync_to_async(check_request)(session=session, by=mayor, characters=[hero1], trait="manos")
-        message = await _next(stream)
-        await stream.aclose()
-        return message
-
-    message = asyncio.run(scenario())
+    message = asyncio.run(_after_a_call(p1, session, mayor, hero1))
     assert message.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
     assert '"regions": ["checks", "feed"]' in message  # the page fetches what the push named
 
