@@ -29,7 +29,9 @@ STEPS = (
     ("the view → the service (what the view does first)", "view", "service"),
     ("the service → its publish (after COMMIT)", "service", "publish"),
     ("the publish → the event loop", "publish", "deliver"),
+    ("the loop → the first stream's write", "deliver", "first write"),
     ("the loop → the last stream's write", "deliver", "last write"),
+    ("the loop → the view's thread going on (settled)", "deliver", "settled"),
     ("that write → the last client's stamp", "last write", "last arrival"),
     ("the push, in all", "sent", "last arrival"),
     ("the publish → the view's return (its answer)", "publish", "view end"),
@@ -56,7 +58,9 @@ def calls(marks: list[tuple[float, str]], pushes: dict) -> list[dict[str, float]
         for name in ("asgi", "wsgi", "view", "service", "publish", "deliver", "view end"):
             moments[name] = next(t for t, what in later if what == name and t >= moments.get("asgi", sent))
         writes = [t for t, what in later if what == "write" and t >= moments["deliver"]][:clients]
-        moments["last write"] = writes[-1]
+        moments["first write"], moments["last write"] = writes[0], writes[-1]
+        # the request's thread waited for the streams' writes (in-process bus) from its publish
+        moments["settled"] = next((t for t, what in later if what == "settled" and t >= moments["publish"]), sent)
         moments["answer sent"] = next(t for t, what in later if what == "sent" and t >= moments["view end"])
         moments["last arrival"] = max(next(t for t in arrivals if t >= sent) for arrivals in pushes["arrivals"])
         found.append(moments)

@@ -1,11 +1,13 @@
 """A scripted live session against a real server, with figures (not a test).
 
-    .venv/bin/python bench/session_bench.py [--checks 200] [--players 6]
+    .venv/bin/python bench/session_bench.py [--checks 200] [--players 6] [--rounds 20] [--no-peer]
+        [--streams notice|page|refetch] [--redis-url redis://127.0.0.1:6379/<n>]
 
 1. SQL queries per page, in-process (Django test client + CaptureQueriesContext on a fresh SQLite
    file): the Mayor's dashboard and a phone page with 2, 6 and 12 protagonists. The dashboard's count
    must not grow with the number of characters.
-2. A uvicorn server (one ASGI process, SQLite, in-process live bus) and a Mayor + N players over HTTP:
+2. A uvicorn server (one ASGI process, SQLite, in-process live bus; through Redis, as several
+   processes run it, with ``--redis-url``) and a Mayor + N players over HTTP:
    the Mayor calls ``--checks`` trait checks, each on one player's protagonist, and that player's
    client draws and chooses. Prints p50/p95 of the wall time of each action (local loopback, so it
    is the server's time plus a few hundred µs), and the push latency: from the moment the Mayor's
@@ -181,11 +183,11 @@ STREAMS = {"notice": "for notices only", "page": "as the pages open them: each p
 
 def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, database_url: str = "",
                       app: str = "frontera.asgi:application", env_extra: dict | None = None,
-                      streams: str = "notice") -> None:
+                      streams: str = "notice", redis_url: str = "") -> None:
     from bench.sse_clients import SseClients
     from tests.servers import AppServer
 
-    env = {"DATABASE_URL": database_url, "REDIS_URL": "", "SQLITE_PATH": str(tmp / "bench.sqlite3"),
+    env = {"DATABASE_URL": database_url, "REDIS_URL": redis_url, "SQLITE_PATH": str(tmp / "bench.sqlite3"),
            "DEBUG": "false", "AXES_FAILURE_LIMIT": "1000", "LIVE_KEEPALIVE_SECONDS": "5", **(env_extra or {})}
     if database_url:
         fresh_postgres(database_url)
@@ -249,7 +251,7 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, da
             latencies.append(worst)
         backend = "PostgreSQL" if database_url else "SQLite"
         print(f"A scripted session over HTTP: Mayor + {players} players, {checks} trait checks "
-              f"(one uvicorn process, {backend}, in-process bus; streams "
+              f"(one uvicorn process, {backend}, {'Redis' if redis_url else 'in-process'} bus; streams "
               f"{STREAMS[streams]}):")
         for name, values in times.items():
             report(name, values)
@@ -369,12 +371,15 @@ def main() -> None:
                         help="open the streams as the session pages do (the regions sent with each push), "
                              "for notices only, or for notices each followed by the page's request for its "
                              "regions (the session pages before session 22)")
+    parser.add_argument("--redis-url", default="", help="redis://... for the live bus (as several processes "
+                        "run it) instead of in-process")
     args = parser.parse_args()
     database_url = os.environ.get("DATABASE_URL", "")  # read before part 1 sets up SQLite
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         queries_per_page(tmp)
-        session_over_http(tmp, args.checks, args.players, args.rounds, database_url, streams=args.streams)
+        session_over_http(tmp, args.checks, args.players, args.rounds, database_url, streams=args.streams,
+                          redis_url=args.redis_url)
         peer = None if args.no_peer else peer_push(args.checks)
         targets(peer, database_url)
 

@@ -10,6 +10,7 @@ the functions they name; nothing of the app is changed:
 - ``view`` / ``view end``: the call's view (``check_new``) starts and returns;
 - ``service``: the view calls the service (``check_request``);
 - ``publish``: the bus is told after the commit; ``deliver``: the event loop hands it to the streams;
+- ``settle`` / ``settled``: the request's thread starts and stops waiting for the streams' writes;
 - ``write``: a stream formats its ``changed`` event, or the regions it sends with a push, right
   before writing it;
 - ``get``: a page's refetch after a push (``GET …?regions=``) reaches the ASGI app; ``got``: its
@@ -62,6 +63,7 @@ def _before(what: str, fn, after: str = ""):
 
 bus.MemoryBackend.publish = _before("publish", bus.MemoryBackend.publish)
 bus.MemoryBackend._deliver = staticmethod(_before("deliver", bus.MemoryBackend._deliver))
+bus.MemoryBackend.settle = _before("settle", bus.MemoryBackend.settle, after="settled")
 _format_event = live_views.format_event
 live_views.format_event = lambda event, *a, **k: (mark("write") if event == "changed" else None) or _format_event(
     event, *a, **k)
