@@ -24,6 +24,7 @@ session the character joins is picked up within one tick even though nothing it 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -84,8 +85,14 @@ def _since(request) -> int | None:
 
 def format_event(event: str, version: int, topic: str, regions=None) -> str:
     """One SSE message; ``regions`` (the page regions the change can show in) only when the push
-    named them: without it a page refetches every region."""
-    payload = {"topic": topic, "version": int(version)}
+    named them: without it a page refetches every region. Made once for all the streams a push
+    wakes (each of a topic's streams sends the same message)."""
+    return _event(event, int(version), topic, None if regions is None else tuple(regions))
+
+
+@functools.lru_cache(maxsize=256)
+def _event(event: str, version: int, topic: str, regions: tuple[str, ...] | None) -> str:
+    payload = {"topic": topic, "version": version}
     if regions is not None:
         payload["regions"] = list(regions)
     data = json.dumps(payload)
@@ -250,6 +257,15 @@ async def composite_stream(topic: str, since: int | None, keepalive: float):
         await following.close()
 
 
+class EventStreamResponse(StreamingHttpResponse):
+    """A stream of Server-Sent Events, always UTF-8 (the format allows no other): each message is
+    encoded as such, without the response's charset looked up again for every one (Django's
+    :meth:`~django.http.HttpResponseBase.make_bytes` parses the Content-Type header each time)."""
+
+    def make_bytes(self, value):
+        return value.encode() if isinstance(value, str) else bytes(value)
+
+
 @require_GET
 async def stream(request, topic: str):
     user = await request.auser()
@@ -262,7 +278,7 @@ async def stream(request, topic: str):
         render = topics.renderer(topic) if request.GET.get("page") == "1" else None
         events = event_stream(topic, _since(request), settings.LIVE_KEEPALIVE_SECONDS,
                               render=(lambda regions: render(request, regions)) if render else None, viewer=user.pk)
-    response = StreamingHttpResponse(events, content_type="text/event-stream")
+    response = EventStreamResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"
     return response
