@@ -5,7 +5,8 @@ change can show in (``regions``; none named: any region): never a secret, so eve
 refetches the fragments it may see, and only those that can have changed (issue #11). Versions
 come from durable logs, so a client that missed a
 message catches up on reconnect. Backends: an in-process broadcaster by default (one server
-process); Redis pub/sub when ``REDIS_URL`` is set (several processes). At-most-once is enough.
+process); Redis pub/sub when ``REDIS_URL`` is set (several processes), one subscription per
+process's event loop shared by all its streams (:class:`_RedisHub`). At-most-once is enough.
 
 Faults never lose a change for good: a publish that fails after commit is logged and the action
 still answers as a success; a Redis subscription that drops is made again, and the subscriber is
@@ -15,7 +16,6 @@ then told to re-read the durable version (:data:`RESYNC`), so it learns what it 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 import threading
 import time
@@ -142,6 +142,7 @@ class RedisBackend:
         self._client = None
         self._local: dict[str, int] = defaultdict(int)  # this process's streams per topic
         self._local_lock = threading.Lock()  # streams may run on several loops (threads)
+        self._hubs: dict[asyncio.AbstractEventLoop, _RedisHub] = {}
 
     def has_local_subscribers(self, topic: str) -> bool:
         return self._local.get(topic, 0) > 0
@@ -166,60 +167,175 @@ class RedisBackend:
 
     @asynccontextmanager
     async def subscribe(self, topic: str) -> AsyncIterator[asyncio.Queue]:
-        import redis.asyncio as aioredis
-
-        channel = CHANNEL_PREFIX + topic
-        client = aioredis.Redis.from_url(self.url, socket_connect_timeout=REDIS_TIMEOUT)
-        pubsub = client.pubsub()
-        await pubsub.subscribe(channel)
+        hub = self._hub()
         queue: asyncio.Queue = asyncio.Queue()
-
-        async def listen() -> None:
-            async for message in pubsub.listen():
-                if message.get("type") == "message":
-                    queue.put_nowait(Push.decode(message["data"]))
-
-        async def pump() -> None:
-            """Listen; when the connection drops, subscribe again (backing off) and resync."""
-            nonlocal pubsub
-            while True:
-                try:
-                    await listen()
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:  # noqa: BLE001 (any connection fault: subscribe again)
-                    logger.warning("live bus: the subscription to %s dropped (%s); subscribing again", topic, exc)
-                for attempt in itertools.count():
-                    await asyncio.sleep(RESUBSCRIBE_DELAYS[min(attempt, len(RESUBSCRIBE_DELAYS) - 1)])
-                    try:
-                        await pubsub.aclose()
-                        pubsub = client.pubsub()
-                        await pubsub.subscribe(channel)
-                    except asyncio.CancelledError:
-                        raise
-                    except Exception:  # noqa: BLE001 (Redis still away: try again)
-                        continue
-                    break
-                logger.info("live bus: subscribed to %s again", topic)
-                queue.put_nowait(RESYNC)
-
-        task = asyncio.create_task(pump())
-        with self._local_lock:
-            self._local[topic] += 1
+        counted = False
         try:
+            await hub.add(topic, queue)  # (a stream closed meanwhile leaves nothing behind: finally)
+            with self._local_lock:
+                self._local[topic] += 1
+            counted = True
             yield queue
         finally:
-            with self._local_lock:
-                self._local[topic] -= 1
-                if self._local[topic] <= 0:
-                    self._local.pop(topic, None)
-            task.cancel()
+            if counted:
+                with self._local_lock:
+                    self._local[topic] -= 1
+                    if self._local[topic] <= 0:
+                        self._local.pop(topic, None)
+            await hub.remove(topic, queue)
+
+    def _hub(self) -> _RedisHub:
+        """The running loop's hub (uvicorn runs one loop a process; tests may run several)."""
+        loop = asyncio.get_running_loop()
+        with self._local_lock:
+            for closed in [other for other in self._hubs if other.is_closed()]:
+                del self._hubs[closed]
+            hub = self._hubs.get(loop)
+            if hub is None:
+                hub = self._hubs[loop] = _RedisHub(self.url)
+            return hub
+
+
+class _RedisHub:
+    """One event loop's subscription to Redis, shared by all its streams: Redis sends each push to
+    the process once, over one connection, and the hub puts it on the queue of every stream of its
+    topic (issue #11: a connection per stream had each push parsed again for every open page, and
+    sent by Redis as many times; at 12 players the push took twice as long as the in-process bus's).
+
+    A topic is subscribed to while at least one stream follows it. The connection, and the task that
+    reads it, live while any topic is followed. When the connection drops, the task connects again
+    (backing off), subscribes to every topic followed, and puts :data:`RESYNC` on every queue: a
+    push may have been missed meanwhile, and the streams re-read the durable version."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.queues: dict[str, set[asyncio.Queue]] = {}
+        self._lock = asyncio.Lock()  # (un)subscribing and (re)connecting, one at a time
+        self._pubsub = None  # the live subscription, None while (re)connecting
+        self._client = None
+        self._reader: asyncio.Task | None = None
+        self._confirmed: dict[str, asyncio.Future] = {}  # a channel's SUBSCRIBE, until Redis confirms it
+
+    async def add(self, topic: str, queue: asyncio.Queue) -> None:
+        """Follow ``topic`` into ``queue``; returns once Redis has confirmed the subscription (or
+        after ``REDIS_TIMEOUT``: Redis is away, and the hub subscribes, then resyncs, once back), so
+        that a version read afterwards misses no push."""
+        channel = CHANNEL_PREFIX + topic
+        async with self._lock:
+            if topic in self.queues:
+                self.queues[topic].add(queue)
+            else:
+                self.queues[topic] = {queue}
+                self._confirmed[channel] = asyncio.get_running_loop().create_future()
+                if self._pubsub is not None:
+                    await self._send("SUBSCRIBE", channel)
+                if self._reader is None:
+                    self._reader = asyncio.create_task(self._read())
+            confirmed = self._confirmed.get(channel)
+        if confirmed is not None:
             try:
-                await task
-            except (asyncio.CancelledError, Exception):
-                pass
-            await pubsub.aclose()
-            await client.aclose()
+                await asyncio.wait_for(asyncio.shield(confirmed), REDIS_TIMEOUT)
+            except TimeoutError:
+                logger.warning("live bus: Redis has not confirmed the subscription to %s", topic)
+
+    async def remove(self, topic: str, queue: asyncio.Queue) -> None:
+        channel = CHANNEL_PREFIX + topic
+        async with self._lock:
+            followers = self.queues.get(topic)
+            if followers is None:
+                return
+            followers.discard(queue)
+            if followers:
+                return
+            del self.queues[topic]
+            self._confirmed.pop(channel, None)
+            if self.queues:
+                if self._pubsub is not None:
+                    await self._send("UNSUBSCRIBE", channel)
+                return
+            reader, self._reader = self._reader, None  # nobody follows anything: close
+            if reader is not None:
+                reader.cancel()
+                try:
+                    await reader
+                except (asyncio.CancelledError, Exception):
+                    pass
+            await self._close()
+
+    async def _send(self, command: str, channel: str) -> None:
+        """A (un)subscription on the live connection; a failure is the reader's to notice (it then
+        connects again and subscribes to every topic followed)."""
+        try:
+            if command == "SUBSCRIBE":
+                await self._pubsub.subscribe(channel)
+            else:
+                await self._pubsub.unsubscribe(channel)
+        except Exception as exc:  # noqa: BLE001 (any connection fault)
+            logger.warning("live bus: could not %s %s (%s)", command.lower(), channel, exc)
+
+    async def _connect(self) -> None:
+        import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        # no retry inside redis-py: a dropped connection is this hub's to make again, so that it
+        # knows to resync its streams (a silent reconnection would hide the pushes it missed)
+        self._client = aioredis.Redis.from_url(self.url, socket_connect_timeout=REDIS_TIMEOUT,
+                                               retry=Retry(NoBackoff(), 0))
+        pubsub = self._client.pubsub()
+        channels = [CHANNEL_PREFIX + topic for topic in self.queues]
+        if channels:
+            await pubsub.subscribe(*channels)
+        self._pubsub = pubsub
+
+    async def _close(self) -> None:
+        pubsub, client, self._pubsub, self._client = self._pubsub, self._client, None, None
+        for closing in (pubsub, client):
+            if closing is not None:
+                try:
+                    await closing.aclose()
+                except Exception:  # noqa: BLE001 (a connection already gone)
+                    pass
+
+    async def _read(self) -> None:
+        """Connect, subscribe, and hand each push to the queues of its topic; when the connection
+        drops, connect again (backing off) and resync every stream."""
+        failures = 0
+        while True:
+            try:
+                async with self._lock:
+                    await self._connect()
+                if failures:
+                    logger.info("live bus: subscribed to %s topic(s) again", len(self.queues))
+                    for followers in self.queues.values():
+                        for queue in followers:
+                            queue.put_nowait(RESYNC)
+                failures = 0
+                while True:
+                    message = await self._pubsub.get_message(timeout=None)
+                    if message is not None:
+                        self._dispatch(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 (any connection fault: connect again)
+                if not failures:
+                    logger.warning("live bus: the Redis subscription dropped (%s); subscribing again", exc)
+                async with self._lock:
+                    await self._close()
+                await asyncio.sleep(RESUBSCRIBE_DELAYS[min(failures, len(RESUBSCRIBE_DELAYS) - 1)])
+                failures += 1
+
+    def _dispatch(self, message: dict) -> None:
+        channel = message["channel"]
+        channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+        if message["type"] == "subscribe":
+            confirmed = self._confirmed.get(channel)
+            if confirmed is not None and not confirmed.done():
+                confirmed.set_result(None)
+        elif message["type"] == "message":
+            push = Push.decode(message["data"])
+            for queue in self.queues.get(channel.removeprefix(CHANNEL_PREFIX), ()):
+                queue.put_nowait(push)
 
 
 _backend = None

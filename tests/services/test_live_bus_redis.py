@@ -1,0 +1,169 @@
+"""The Redis live bus shares one subscription among a process's streams (issue #11).
+
+Each stream used to hold a Redis connection of its own: at 12 players, Redis sent every push 13
+times and each stream parsed it again, and the push took twice as long as the in-process bus's.
+Now each event loop has one connection (``frontera.live.bus._RedisHub``), subscribed to the topics
+its streams follow, which hands each push to all of them. On a private redis-server, so that its
+connections and channels are this test's alone.
+"""
+
+import asyncio
+import contextlib
+
+import pytest
+import redis
+
+from frontera.live import bus
+from tests.services.test_live_faults import private_redis  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.usefixtures("private_redis")
+
+
+@pytest.fixture
+def backend(private_redis, settings):  # noqa: F811 (the fixture imported above)
+    settings.REDIS_URL = private_redis.url
+    settings.LIVE_BUS_BACKEND = "redis"
+    bus.reset_backend()
+    yield bus.get_backend()
+    bus.reset_backend()
+
+
+def _subscribers(url: str) -> list[dict]:
+    """The connections of ``url``'s Redis that are subscribed to something."""
+    return [c for c in redis.Redis.from_url(url).client_list() if int(c.get("sub", 0)) > 0]
+
+
+def _channels(url: str) -> dict[str, int]:
+    client = redis.Redis.from_url(url)
+    names = [c.decode() for c in client.pubsub_channels(bus.CHANNEL_PREFIX + "*")]
+    counts = client.pubsub_numsub(*names) if names else []
+    return {name.decode().removeprefix(bus.CHANNEL_PREFIX): count for name, count in counts}
+
+
+async def _following(stack: contextlib.AsyncExitStack, backend, topics: list[str]) -> list[asyncio.Queue]:
+    """A stream's subscription to each of ``topics``, held until ``stack`` closes: their queues."""
+    return [await stack.enter_async_context(backend.subscribe(topic)) for topic in topics]
+
+
+async def _get(queue: asyncio.Queue):
+    return await asyncio.wait_for(queue.get(), 3)
+
+
+def test_many_streams_of_a_process_share_one_redis_connection(backend, private_redis):  # noqa: F811
+    """Thirteen streams of one topic and two of another: one subscribed connection, each topic's
+    channel subscribed once, and each push reaches every stream of its topic and no other."""
+
+    async def scenario():
+        async with contextlib.AsyncExitStack() as stack:
+            queues = await _following(stack, backend, ["session:1"] * 13 + ["session:2"] * 2)
+            seen = (len(_subscribers(private_redis.url)), _channels(private_redis.url))
+            await asyncio.to_thread(bus.publish, "session:1", 7, ["checks"], 3)
+            first = [await _get(q) for q in queues[:13]]
+            await asyncio.to_thread(bus.publish, "session:2", 8)
+            second = [await _get(q) for q in queues[13:]]
+            others_empty = all(q.empty() for q in queues)
+        return seen, first, second, others_empty
+
+    (connections, channels), first, second, others_empty = asyncio.run(scenario())
+    assert connections == 1
+    assert channels == {"session:1": 1, "session:2": 1}
+    assert first == [7] * 13 and all(p.regions == ("checks",) and p.actor == 3 for p in first)
+    assert second == [8, 8]
+    assert others_empty, "a push reached a stream of another topic"
+
+
+def test_a_topic_is_unsubscribed_with_its_last_stream_and_the_connection_closed_with_the_last_topic(
+    backend, private_redis  # noqa: F811
+):
+    async def scenario():
+        seen = []
+        async with backend.subscribe("session:2") as other:
+            async with backend.subscribe("session:1"), backend.subscribe("session:1"):
+                seen.append(_channels(private_redis.url))
+            await asyncio.sleep(0.2)  # the UNSUBSCRIBE is sent as the last stream leaves
+            seen.append(_channels(private_redis.url))
+            await asyncio.to_thread(bus.publish, "session:2", 9)
+            seen.append(await _get(other))
+        seen.append(len(_subscribers(private_redis.url)))
+        return seen
+
+    both, after, pushed, connections = asyncio.run(scenario())
+    assert both == {"session:1": 1, "session:2": 1}
+    assert after == {"session:2": 1}
+    assert pushed == 9
+    assert connections == 0, "the hub's connection outlived its last stream"
+
+
+def test_a_push_published_as_soon_as_the_subscription_returns_is_not_missed(backend):
+    """The subscription returns once Redis has confirmed it: a stream reads its version after it,
+    and a push published right then must reach it (else it would wait for a keep-alive)."""
+
+    async def scenario():
+        got = []
+        for version in range(1, 21):
+            async with backend.subscribe(f"session:{version}") as queue:
+                await asyncio.to_thread(bus.publish, f"session:{version}", version)
+                got.append(await _get(queue))
+        return got
+
+    assert asyncio.run(scenario()) == list(range(1, 21))
+
+
+def test_a_dropped_connection_is_made_again_and_every_stream_told_to_resync(backend, private_redis):  # noqa: F811
+    """Redis drops the hub's connection (``CLIENT KILL``): it connects again, subscribes to every
+    topic followed, and puts RESYNC on every stream's queue (a push may have been missed); the
+    pushes that follow arrive as before."""
+
+    async def scenario():
+        async with contextlib.AsyncExitStack() as stack:
+            queues = await _following(stack, backend, ["session:1", "session:1", "session:2"])
+            killed = redis.Redis.from_url(private_redis.url).client_kill_filter(_type="pubsub")
+            resyncs = [await _get(q) for q in queues]
+            await asyncio.to_thread(bus.publish, "session:1", 11)
+            await asyncio.to_thread(bus.publish, "session:2", 12)
+            after = [await _get(q) for q in queues]
+            return killed, resyncs, after, _channels(private_redis.url)
+
+    killed, resyncs, after, channels = asyncio.run(scenario())
+    assert killed == 1
+    assert resyncs == [bus.RESYNC] * 3
+    assert after == [11, 11, 12]
+    assert channels == {"session:1": 1, "session:2": 1}
+
+
+def test_a_stream_opened_while_redis_is_away_is_resynced_once_it_is_back(backend, private_redis, monkeypatch):  # noqa: F811
+    """Redis stopped when a page opens its stream: the stream opens all the same (after waiting
+    ``REDIS_TIMEOUT`` for the subscription), is told to resync once Redis is back (a push may have
+    been missed), and is sent the pushes that follow."""
+    monkeypatch.setattr(bus, "REDIS_TIMEOUT", 0.3)
+    private_redis.stop()
+
+    async def scenario():
+        async with backend.subscribe("session:1") as queue:
+            await asyncio.to_thread(private_redis.start)
+            resync = await asyncio.wait_for(queue.get(), 10)
+            await asyncio.to_thread(bus.publish, "session:1", 5)
+            return resync, await _get(queue)
+
+    assert asyncio.run(scenario()) == (bus.RESYNC, 5)
+
+
+def test_a_stream_closed_while_it_subscribes_leaves_nothing_behind(backend, private_redis, monkeypatch):  # noqa: F811
+    """A page closed while its stream waits for Redis (away): its queue is dropped, and with it the
+    hub's connection attempts."""
+    private_redis.stop()
+
+    async def scenario():
+        async def stream():
+            async with backend.subscribe("session:1"):
+                await asyncio.sleep(60)
+
+        task = asyncio.create_task(stream())
+        await asyncio.sleep(0.2)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        hub = backend._hub()
+        return hub.queues, hub._reader, backend.has_local_subscribers("session:1")
+
+    assert asyncio.run(scenario()) == ({}, None, False)
