@@ -32,7 +32,6 @@ CHANNEL_PREFIX = "frontera:live:"
 RESYNC = -1
 RESUBSCRIBE_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)  # seconds between attempts; the last one repeats
 REDIS_TIMEOUT = 2.0  # seconds: an unreachable Redis must not hang a request
-REDIS_SETTLE_SECONDS = 0.001  # what :func:`settle` waits with the Redis backend
 
 logger = logging.getLogger(__name__)
 
@@ -143,6 +142,11 @@ class RedisBackend:
         self._local: dict[str, int] = defaultdict(int)  # this process's streams per topic
         self._local_lock = threading.Lock()  # streams may run on several loops (threads)
         self._hubs: dict[asyncio.AbstractEventLoop, _RedisHub] = {}
+        # the pushes published from this process that its own streams follow, until its hub has
+        # handed them to those streams: (channel, message) -> markers set then (:meth:`settle`)
+        self._awaited: dict[tuple[str, bytes], list[threading.Event]] = {}
+        self._awaited_lock = threading.Lock()
+        self._published = threading.local()  # each publishing thread's (key, marker), for settle
 
     def has_local_subscribers(self, topic: str) -> bool:
         return self._local.get(topic, 0) > 0
@@ -158,12 +162,41 @@ class RedisBackend:
 
     def publish(self, topic: str, version: int) -> None:
         push = version if isinstance(version, Push) else Push(version)
-        self._sync_client().publish(CHANNEL_PREFIX + topic, push.encode())
+        channel, message = CHANNEL_PREFIX + topic, push.encode().encode()
+        awaited = None
+        if self.has_local_subscribers(topic):  # this process's streams will be sent it back
+            awaited = ((channel, message), threading.Event())
+            with self._awaited_lock:
+                if len(self._awaited) > MemoryBackend.SETTLE_PENDING * 4:  # never delivered (Redis away)
+                    self._awaited.clear()
+                self._awaited.setdefault(awaited[0], []).append(awaited[1])
+            pending = [(k, m) for k, m in getattr(self._published, "markers", ()) if not m.is_set()]
+            self._published.markers = [*pending, awaited][-MemoryBackend.SETTLE_PENDING:]
+        self._sync_client().publish(channel, message)
+
+    def _delivered(self, loop: asyncio.AbstractEventLoop, channel: str, message: bytes) -> None:
+        """A hub (on ``loop``) has put a push on its streams' queues: the publishers waiting in
+        :meth:`settle` go on in the loop's next turn, after those streams have written it."""
+        with self._awaited_lock:
+            markers = self._awaited.pop((channel, message), ())
+        for marker in markers:
+            loop.call_soon(marker.set)
 
     def settle(self, timeout: float) -> None:
-        """The subscribers' loops cannot be seen from here (Redis delivers to any process): a short
-        pause, so a loop of this process gets its turn before the caller takes the GIL."""
-        time.sleep(min(timeout, REDIS_SETTLE_SECONDS))
+        """Wait, at most ``timeout`` seconds, until this process's streams have been sent the
+        pushes this thread published since its last settle (Redis sends them back to the process's
+        hub): as the in-process backend does, so that a sync view about to render does not keep the
+        GIL from the loop that writes them (issue #13)."""
+        markers, self._published.markers = getattr(self._published, "markers", []), []
+        deadline = time.monotonic() + timeout
+        for key, marker in markers:
+            if not marker.wait(max(0.0, deadline - time.monotonic())):
+                with self._awaited_lock:  # not delivered in time (Redis slow or away): not awaited
+                    waiting = self._awaited.get(key, [])
+                    if marker in waiting:
+                        waiting.remove(marker)
+                    if not waiting:
+                        self._awaited.pop(key, None)
 
     @asynccontextmanager
     async def subscribe(self, topic: str) -> AsyncIterator[asyncio.Queue]:
@@ -192,7 +225,7 @@ class RedisBackend:
                 del self._hubs[closed]
             hub = self._hubs.get(loop)
             if hub is None:
-                hub = self._hubs[loop] = _RedisHub(self.url)
+                hub = self._hubs[loop] = _RedisHub(self.url, delivered=self._delivered)
             return hub
 
 
@@ -207,8 +240,9 @@ class _RedisHub:
     (backing off), subscribes to every topic followed, and puts :data:`RESYNC` on every queue: a
     push may have been missed meanwhile, and the streams re-read the durable version."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, delivered=None) -> None:
         self.url = url
+        self._delivered = delivered  # told (loop, channel, message) after each push is handed out
         self.queues: dict[str, set[asyncio.Queue]] = {}
         self._lock = asyncio.Lock()  # (un)subscribing and (re)connecting, one at a time
         self._pubsub = None  # the live subscription, None while (re)connecting
@@ -258,7 +292,7 @@ class _RedisHub:
                 reader.cancel()
                 try:
                     await reader
-                except (asyncio.CancelledError, Exception):
+                except (asyncio.CancelledError, Exception):  # noqa: BLE001 (stopped either way)
                     pass
             await self._close()
 
@@ -336,6 +370,8 @@ class _RedisHub:
             push = Push.decode(message["data"])
             for queue in self.queues.get(channel.removeprefix(CHANNEL_PREFIX), ()):
                 queue.put_nowait(push)
+            if self._delivered is not None:
+                self._delivered(asyncio.get_running_loop(), channel, message["data"])
 
 
 _backend = None

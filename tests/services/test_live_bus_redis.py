@@ -167,3 +167,36 @@ def test_a_stream_closed_while_it_subscribes_leaves_nothing_behind(backend, priv
         return hub.queues, hub._reader, backend.has_local_subscribers("session:1")
 
     assert asyncio.run(scenario()) == ({}, None, False)
+
+
+def test_a_publisher_settles_once_its_process_streams_hold_the_push(backend):
+    """A request's thread publishes after its commit, then waits (``settle``) until this process's
+    streams have been handed the push that Redis sends back, before it renders its answer and takes
+    the GIL from the loop that writes them; as long as that takes, and no longer than it is allowed."""
+    import threading
+    import time
+
+    ready, held = threading.Event(), []
+    loop = asyncio.new_event_loop()
+
+    async def stream():
+        async with backend.subscribe("session:1") as queue:
+            ready.set()
+            held.append((await queue.get(), time.monotonic()))
+
+    thread = threading.Thread(target=lambda: loop.run_until_complete(stream()))
+    thread.start()
+    try:
+        assert ready.wait(5)
+        bus.publish("session:1", 21, ["checks"], 1)
+        bus.settle(5.0)
+        settled = time.monotonic()
+        assert held and held[0][0] == 21 and held[0][1] <= settled, "settle returned before the stream held the push"
+        assert backend._awaited == {}, "a delivered push is no longer awaited"
+        started = time.monotonic()
+        bus.publish("session:2", 22)  # nobody follows it here: nothing to wait for
+        bus.settle(5.0)
+        assert time.monotonic() - started < 1.0
+    finally:
+        thread.join(5)
+        loop.close()
