@@ -1,6 +1,6 @@
 """Where a Mayor's call and its push spend their time, step by step (a figure, not a test).
 
-    .venv/bin/python bench/push_trace.py [--checks 100] [--players 12] [--database-url URL]
+    .venv/bin/python bench/push_trace.py [--checks 100] [--players 12] [--database-url URL] [--redis-url URL]
 
 Plays ``bench/session_bench.py``'s scripted session (the Mayor calls ``--checks`` checks; each
 called player draws and chooses; every page's stream is open) against the project served through
@@ -72,13 +72,15 @@ def main() -> None:
     parser.add_argument("--checks", type=int, default=100)
     parser.add_argument("--players", type=int, default=12)
     parser.add_argument("--database-url", default="")
+    parser.add_argument("--redis-url", default="", help="redis://... for the live bus instead of in-process")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         trace = Path(tmp) / "marks.txt"
         session_bench.session_over_http(Path(tmp), args.checks, args.players, 1, args.database_url,
-                                        app="bench.traced_asgi:application", env_extra={"PUSH_TRACE": str(trace)})
+                                        app="bench.traced_asgi:application", env_extra={"PUSH_TRACE": str(trace)},
+                                        redis_url=args.redis_url)
         moments = calls(read_marks(trace), session_bench.PUSHES)
-    backend = "PostgreSQL" if args.database_url else "SQLite"
+    backend = ("PostgreSQL" if args.database_url else "SQLite") + (", Redis bus" if args.redis_url else "")
     print(f"\nEach step of the Mayor's {len(moments)} calls ({backend}, {args.players} players, "
           f"{len(session_bench.PUSHES['arrivals'])} streams), p50 / p95 in ms:")
     for label, start, end in STEPS:

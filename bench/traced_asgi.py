@@ -9,7 +9,8 @@ the functions they name; nothing of the app is changed:
 - ``wsgi``: Django's WSGI handler starts (in a thread of the pages door);
 - ``view`` / ``view end``: the call's view (``check_new``) starts and returns;
 - ``service``: the view calls the service (``check_request``);
-- ``publish``: the bus is told after the commit; ``deliver``: the event loop hands it to the streams;
+- ``publish``: the bus is told after the commit; ``deliver``: the event loop hands it to the streams
+  (with ``REDIS_URL``, when the push comes back from Redis to the process's hub);
 - ``settle`` / ``settled``: the request's thread starts and stops waiting for the streams' writes;
 - ``write``: a stream formats its ``changed`` event, or the regions it sends with a push, right
   before writing it;
@@ -64,6 +65,12 @@ def _before(what: str, fn, after: str = ""):
 bus.MemoryBackend.publish = _before("publish", bus.MemoryBackend.publish)
 bus.MemoryBackend._deliver = staticmethod(_before("deliver", bus.MemoryBackend._deliver))
 bus.MemoryBackend.settle = _before("settle", bus.MemoryBackend.settle, after="settled")
+bus.RedisBackend.publish = _before("publish", bus.RedisBackend.publish)
+bus.RedisBackend.settle = _before("settle", bus.RedisBackend.settle, after="settled")
+if hasattr(bus, "_RedisHub"):  # (not in the code before session 23) a push back from Redis, handed out
+    _dispatch = bus._RedisHub._dispatch
+    bus._RedisHub._dispatch = lambda self, message: (
+        mark("deliver") if message.get("type") == "message" else None) or _dispatch(self, message)
 _format_event = live_views.format_event
 live_views.format_event = lambda event, *a, **k: (mark("write") if event == "changed" else None) or _format_event(
     event, *a, **k)
