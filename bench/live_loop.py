@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/live_loop.py [--checks 100] [--players 12] [--rounds 10] [--browser-checks 50]
         [--database-url postgres://postgres@127.0.0.1:5432/<yours>] [--no-browser] [--page-checks 40]
+        [--redis-url redis://127.0.0.1:6379/<n>]
 
 One after the other, in this process:
 1. SQL queries per page at 2, 6 and 12 protagonists (``bench/session_bench.py`` part 1);
@@ -12,6 +13,8 @@ One after the other, in this process:
    their regions, rendered for them (from session 22 the pages are sent them with the push, and
    each rendering is the server's work of a page's refetch before); then the peer's push with
    the same number of clients (the Mayor's and the players'), so the ratio compares like with like;
+   with ``--redis-url``, one more session whose pushes go through Redis (the live bus of a
+   deployment of several processes; docs/deployment.md), for notices, before the peer's run;
 3. the same session on PostgreSQL when ``--database-url`` is given (a database of your own: the
    bench drops and creates it), and its own peer run;
 4. real browsers (``bench/browser_bench.py``): the Mayor's click → all 6 phones showing the check,
@@ -36,6 +39,7 @@ ACTIONS = ("call check (Mayor)", "draw (phone)", "choose (phone)", "declare", "l
 PAGES = ("dashboard page", "phone page")
 PUSH = "push: Mayor call → all clients"
 PAGE_PUSH = "push to the session pages"
+REDIS_PUSH = "push through Redis"
 
 
 def session(tmp: Path, args, database_url: str) -> tuple[dict, dict | None]:
@@ -52,6 +56,12 @@ def session(tmp: Path, args, database_url: str) -> tuple[dict, dict | None]:
         session_bench.RESULTS.clear()
         session_bench.session_over_http(tmp / "page", args.page_checks, args.players, 0, database_url, streams="page")
         figures[PAGE_PUSH] = session_bench.RESULTS.get(PUSH) or []
+    if args.redis_url:
+        session_bench.RESULTS.clear()
+        (tmp / "redis").mkdir()
+        session_bench.session_over_http(tmp / "redis", args.checks, args.players, 0, database_url,
+                                        streams="notice", redis_url=args.redis_url)
+        figures[REDIS_PUSH] = session_bench.RESULTS.get(PUSH) or []
     peer = session_bench.peer_push(args.checks, clients=args.players + 1)
     return figures, peer
 
@@ -75,7 +85,8 @@ def summary(runs: dict, browser: list[float] | None) -> None:
             if values:
                 p50 = pct(values, .5) * 1000
                 print(f"  {backend:<10} {name:<22} p50 {p50:6.1f} ms ≤ 30 ms: {verdict(p50 <= 30)}")
-        for name, label in ((PUSH, "push p95, ours / peer"), (PAGE_PUSH, "push to pages p95 / peer")):
+        for name, label in ((PUSH, "push p95, ours / peer"), (PAGE_PUSH, "push to pages p95 / peer"),
+                            (REDIS_PUSH, "push via Redis / peer")):
             ours = figures.get(name) or []
             if ours and peer:
                 p95 = pct(ours, .95) * 1000
@@ -98,6 +109,9 @@ def main() -> None:
     parser.add_argument("--page-checks", type=int, default=40,
                         help="calls of the second session, whose clients open their streams as the session pages "
                              "do (0: none)")
+    parser.add_argument("--redis-url", default="",
+                        help="redis://... : a third session on each database, its streams' pushes through Redis "
+                             "(as several server processes run them), for notices")
     parser.add_argument("--chromium", default=os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
     args = parser.parse_args()
     os.environ.pop("DATABASE_URL", None)  # part 1 and the SQLite session run on the embedded default
