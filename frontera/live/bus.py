@@ -32,6 +32,8 @@ CHANNEL_PREFIX = "frontera:live:"
 RESYNC = -1
 RESUBSCRIBE_DELAYS = (0.1, 0.2, 0.5, 1.0, 2.0)  # seconds between attempts; the last one repeats
 REDIS_TIMEOUT = 2.0  # seconds: an unreachable Redis must not hang a request
+HUB_PING_SECONDS = 5.0  # a subscription silent this long is pinged...
+HUB_SILENCE_SECONDS = 12.0  # ...and made again if still silent this long (a half-open connection)
 
 logger = logging.getLogger(__name__)
 
@@ -172,7 +174,13 @@ class RedisBackend:
                 self._awaited.setdefault(awaited[0], []).append(awaited[1])
             pending = [(k, m) for k, m in getattr(self._published, "markers", ()) if not m.is_set()]
             self._published.markers = [*pending, awaited][-MemoryBackend.SETTLE_PENDING:]
-        self._sync_client().publish(channel, message)
+        try:
+            self._sync_client().publish(channel, message)
+        except Exception:
+            if awaited is not None:  # nothing will come back: the caller's settle does not wait for it
+                self._published.markers = [m for m in self._published.markers if m is not awaited]
+                self._forget(*awaited)
+            raise
 
     def _delivered(self, loop: asyncio.AbstractEventLoop, channel: str, message: bytes) -> None:
         """A hub (on ``loop``) has put a push on its streams' queues: the publishers waiting in
@@ -191,12 +199,15 @@ class RedisBackend:
         deadline = time.monotonic() + timeout
         for key, marker in markers:
             if not marker.wait(max(0.0, deadline - time.monotonic())):
-                with self._awaited_lock:  # not delivered in time (Redis slow or away): not awaited
-                    waiting = self._awaited.get(key, [])
-                    if marker in waiting:
-                        waiting.remove(marker)
-                    if not waiting:
-                        self._awaited.pop(key, None)
+                self._forget(key, marker)  # not delivered in time (Redis slow or away): not awaited
+
+    def _forget(self, key: tuple[str, bytes], marker: threading.Event) -> None:
+        with self._awaited_lock:
+            waiting = self._awaited.get(key, [])
+            if marker in waiting:
+                waiting.remove(marker)
+            if not waiting:
+                self._awaited.pop(key, None)
 
     @asynccontextmanager
     async def subscribe(self, topic: str) -> AsyncIterator[asyncio.Queue]:
@@ -236,41 +247,48 @@ class _RedisHub:
     sent by Redis as many times; at 12 players the push took twice as long as the in-process bus's).
 
     A topic is subscribed to while at least one stream follows it. The connection, and the task that
-    reads it, live while any topic is followed. When the connection drops, the task connects again
-    (backing off), subscribes to every topic followed, and puts :data:`RESYNC` on every queue: a
-    push may have been missed meanwhile, and the streams re-read the durable version."""
+    reads it, live while any topic is followed. When the connection drops, or stays silent past
+    ``HUB_SILENCE_SECONDS`` though pinged (a half-open connection), the task connects again (backing
+    off), subscribes to every topic followed, and, as Redis confirms each one, puts :data:`RESYNC`
+    on its streams' queues: a push may have been missed meanwhile, and the streams re-read the
+    durable version."""
 
     def __init__(self, url: str, delivered=None) -> None:
         self.url = url
         self._delivered = delivered  # told (loop, channel, message) after each push is handed out
         self.queues: dict[str, set[asyncio.Queue]] = {}
-        self._lock = asyncio.Lock()  # (un)subscribing and (re)connecting, one at a time
+        self._lock = asyncio.Lock()  # (un)subscribing and swapping the connection, one at a time
         self._pubsub = None  # the live subscription, None while (re)connecting
         self._client = None
         self._reader: asyncio.Task | None = None
-        self._confirmed: dict[str, asyncio.Future] = {}  # a channel's SUBSCRIBE, until Redis confirms it
+        # per channel, a future for each SUBSCRIBE sent on the live connection and not yet confirmed,
+        # in the order sent: Redis answers in that order, so each confirmation is its own command's
+        self._pending: dict[str, list[asyncio.Future]] = {}
 
     async def add(self, topic: str, queue: asyncio.Queue) -> None:
         """Follow ``topic`` into ``queue``; returns once Redis has confirmed the subscription (or
-        after ``REDIS_TIMEOUT``: Redis is away, and the hub subscribes, then resyncs, once back), so
-        that a version read afterwards misses no push."""
+        after ``REDIS_TIMEOUT``: the connection is dropped and made again, and the stream is resynced
+        once subscribed), so that a version read afterwards misses no push."""
         channel = CHANNEL_PREFIX + topic
         async with self._lock:
             if topic in self.queues:
                 self.queues[topic].add(queue)
             else:
                 self.queues[topic] = {queue}
-                self._confirmed[channel] = asyncio.get_running_loop().create_future()
                 if self._pubsub is not None:
-                    await self._send("SUBSCRIBE", channel)
+                    await self._subscribe(self._pubsub, [channel])
                 if self._reader is None:
                     self._reader = asyncio.create_task(self._read())
-            confirmed = self._confirmed.get(channel)
+            pending = self._pending.get(channel)
+            confirmed = pending[-1] if pending else None  # the latest SUBSCRIBE of the channel
+            if confirmed is None and self._pubsub is None:  # (re)connecting: the next connection's
+                confirmed = _later(self._pending.setdefault(channel, []))
         if confirmed is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(confirmed), REDIS_TIMEOUT)
             except TimeoutError:
                 logger.warning("live bus: Redis has not confirmed the subscription to %s", topic)
+                await self._drop()
 
     async def remove(self, topic: str, queue: asyncio.Queue) -> None:
         channel = CHANNEL_PREFIX + topic
@@ -282,10 +300,9 @@ class _RedisHub:
             if followers:
                 return
             del self.queues[topic]
-            self._confirmed.pop(channel, None)
             if self.queues:
                 if self._pubsub is not None:
-                    await self._send("UNSUBSCRIBE", channel)
+                    await self._send(self._pubsub, "UNSUBSCRIBE", channel)
                 return
             reader, self._reader = self._reader, None  # nobody follows anything: close
             if reader is not None:
@@ -296,31 +313,53 @@ class _RedisHub:
                     pass
             await self._close()
 
-    async def _send(self, command: str, channel: str) -> None:
+    async def _subscribe(self, pubsub, channels: list[str]) -> None:
+        """SUBSCRIBE ``channels`` on ``pubsub``, each awaited until its own confirmation (with the
+        lock held: the order of the commands is the order of their futures)."""
+        loop = asyncio.get_running_loop()
+        for channel in channels:
+            self._pending.setdefault(channel, []).append(loop.create_future())
+        await self._send(pubsub, "SUBSCRIBE", *channels)
+
+    async def _send(self, pubsub, command: str, *channels: str) -> None:
         """A (un)subscription on the live connection; a failure is the reader's to notice (it then
         connects again and subscribes to every topic followed)."""
         try:
             if command == "SUBSCRIBE":
-                await self._pubsub.subscribe(channel)
+                await pubsub.subscribe(*channels)
             else:
-                await self._pubsub.unsubscribe(channel)
+                await pubsub.unsubscribe(*channels)
         except Exception as exc:  # noqa: BLE001 (any connection fault)
-            logger.warning("live bus: could not %s %s (%s)", command.lower(), channel, exc)
+            logger.warning("live bus: could not %s %s (%s)", command.lower(), ", ".join(channels), exc)
+            await self._drop()
 
-    async def _connect(self) -> None:
+    async def _drop(self) -> None:
+        """Make the reader connect again: the live connection is closed under it, and its read fails."""
+        connection = getattr(self._pubsub, "connection", None)
+        if connection is not None:
+            try:
+                await connection.disconnect(nowait=True)
+            except Exception:  # noqa: BLE001 (closed either way)
+                pass
+
+    async def _open(self):
+        """A new connection, ready to subscribe (connected outside the lock: an unreachable Redis
+        must not hold up the streams that need nothing from it)."""
         import redis.asyncio as aioredis
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
 
-        # no retry inside redis-py: a dropped connection is this hub's to make again, so that it
-        # knows to resync its streams (a silent reconnection would hide the pushes it missed)
-        self._client = aioredis.Redis.from_url(self.url, socket_connect_timeout=REDIS_TIMEOUT,
-                                               retry=Retry(NoBackoff(), 0))
-        pubsub = self._client.pubsub()
-        channels = [CHANNEL_PREFIX + topic for topic in self.queues]
-        if channels:
-            await pubsub.subscribe(*channels)
-        self._pubsub = pubsub
+        # no retry inside redis-py (even its first reconnection: no supported error): a dropped
+        # connection is this hub's to make again, so that it resyncs its streams
+        client = aioredis.Redis.from_url(self.url, socket_connect_timeout=REDIS_TIMEOUT,
+                                         socket_timeout=REDIS_TIMEOUT, retry=Retry(NoBackoff(), 0, ()))
+        pubsub = client.pubsub()
+        try:
+            await pubsub.connect()
+        except BaseException:
+            await client.aclose()
+            raise
+        return client, pubsub
 
     async def _close(self) -> None:
         pubsub, client, self._pubsub, self._client = self._pubsub, self._client, None, None
@@ -332,23 +371,38 @@ class _RedisHub:
                     pass
 
     async def _read(self) -> None:
-        """Connect, subscribe, and hand each push to the queues of its topic; when the connection
-        drops, connect again (backing off) and resync every stream."""
+        """Connect, subscribe, and hand each push to the queues of its topic; ping a silent
+        connection; when it drops, connect again (backing off) and resync every stream."""
         failures = 0
         while True:
             try:
+                client, pubsub = await self._open()
                 async with self._lock:
-                    await self._connect()
-                if failures:
-                    logger.info("live bus: subscribed to %s topic(s) again", len(self.queues))
-                    for followers in self.queues.values():
-                        for queue in followers:
-                            queue.put_nowait(RESYNC)
+                    self._client, self._pubsub = client, pubsub
+                    # the SUBSCRIBEs of the connection that dropped will never be confirmed: their
+                    # streams wait for this one's instead, and are resynced then (failures)
+                    waiting = self._pending
+                    self._pending = {}
+                    if self.queues:
+                        await self._subscribe(pubsub, [CHANNEL_PREFIX + topic for topic in self.queues])
+                    for channel, futures in waiting.items():
+                        if channel in self._pending:
+                            _confirm_with(self._pending[channel][-1], futures)
+                    if failures:
+                        logger.info("live bus: subscribing to %s topic(s) again", len(self.queues))
+                        for channel, futures in self._pending.items():
+                            futures[-1].add_done_callback(lambda _, topic=channel: self._resync(topic))
                 failures = 0
+                heard = time.monotonic()
                 while True:
-                    message = await self._pubsub.get_message(timeout=None)
+                    message = await pubsub.get_message(timeout=HUB_PING_SECONDS)
                     if message is not None:
+                        heard = time.monotonic()
                         self._dispatch(message)
+                    elif time.monotonic() - heard > HUB_SILENCE_SECONDS:
+                        raise ConnectionError(f"no answer from Redis for {HUB_SILENCE_SECONDS} s")
+                    else:
+                        await pubsub.ping()  # its answer comes back as a message
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 (any connection fault: connect again)
@@ -359,19 +413,46 @@ class _RedisHub:
                 await asyncio.sleep(RESUBSCRIBE_DELAYS[min(failures, len(RESUBSCRIBE_DELAYS) - 1)])
                 failures += 1
 
+    def _resync(self, channel: str) -> None:
+        for queue in self.queues.get(channel.removeprefix(CHANNEL_PREFIX), ()):
+            queue.put_nowait(RESYNC)
+
     def _dispatch(self, message: dict) -> None:
+        if message["type"] not in ("message", "subscribe"):
+            return  # a pong, an unsubscription
         channel = message["channel"]
         channel = channel.decode() if isinstance(channel, bytes) else str(channel)
         if message["type"] == "subscribe":
-            confirmed = self._confirmed.get(channel)
-            if confirmed is not None and not confirmed.done():
-                confirmed.set_result(None)
-        elif message["type"] == "message":
-            push = Push.decode(message["data"])
-            for queue in self.queues.get(channel.removeprefix(CHANNEL_PREFIX), ()):
-                queue.put_nowait(push)
-            if self._delivered is not None:
-                self._delivered(asyncio.get_running_loop(), channel, message["data"])
+            pending = self._pending.get(channel)
+            if pending:
+                confirmed = pending.pop(0)
+                if not pending:
+                    del self._pending[channel]
+                if not confirmed.done():
+                    confirmed.set_result(None)
+            return
+        push = Push.decode(message["data"])
+        for queue in self.queues.get(channel.removeprefix(CHANNEL_PREFIX), ()):
+            queue.put_nowait(push)
+        if self._delivered is not None:
+            self._delivered(asyncio.get_running_loop(), channel, message["data"])
+
+
+def _later(futures: list[asyncio.Future]) -> asyncio.Future:
+    """A future done when the next SUBSCRIBE of a channel is confirmed (``futures``: its list of
+    pending ones, which the next connection's subscription will join)."""
+    later = asyncio.get_running_loop().create_future()
+    futures.append(later)
+    return later
+
+
+def _confirm_with(confirmed: asyncio.Future, futures: list[asyncio.Future]) -> None:
+    """``futures`` done when ``confirmed`` is."""
+    def done(_):
+        for future in futures:
+            if not future.done():
+                future.set_result(None)
+    confirmed.add_done_callback(done)
 
 
 _backend = None

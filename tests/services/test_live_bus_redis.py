@@ -9,6 +9,7 @@ connections and channels are this test's alone.
 
 import asyncio
 import contextlib
+import time
 
 import pytest
 import redis
@@ -200,3 +201,98 @@ def test_a_publisher_settles_once_its_process_streams_hold_the_push(backend):
     finally:
         thread.join(5)
         loop.close()
+
+
+class _Proxy:
+    """A TCP proxy in front of a Redis, on this test's event loop: what it forwards towards Redis
+    arrives ``delay`` seconds later (a distant Redis; the order kept), and the links open so far can
+    be frozen (kept open, nothing forwarded: a network partition, a crashed host), new links
+    forwarding as usual."""
+
+    def __init__(self, port: int, delay: float = 0.0) -> None:
+        self.upstream, self.delay, self.links, self.tasks = port, delay, [], []
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._link, "127.0.0.1", 0)
+        return f"redis://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/0"
+
+    async def _link(self, reader, writer) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream)
+        link = {"frozen": False}
+        self.links.append(link)
+        due: asyncio.Queue = asyncio.Queue()
+
+        async def take(source):
+            while data := await source.read(65536):
+                due.put_nowait((time.monotonic() + self.delay, data))
+            due.put_nowait((0, b""))
+
+        async def give(sink):
+            with contextlib.suppress(Exception):
+                while (item := await due.get())[1]:
+                    await asyncio.sleep(max(0.0, item[0] - time.monotonic()))
+                    while link["frozen"]:
+                        await asyncio.sleep(0.05)
+                    sink.write(item[1])
+                    await sink.drain()
+            sink.close()
+
+        async def back():
+            with contextlib.suppress(Exception):
+                while data := await up_reader.read(65536):
+                    while link["frozen"]:
+                        await asyncio.sleep(0.05)
+                    writer.write(data)
+                    await writer.drain()
+            writer.close()
+
+        self.tasks += [asyncio.create_task(take(reader)), asyncio.create_task(give(up_writer)),
+                       asyncio.create_task(back())]
+
+    def freeze(self) -> None:
+        for link in self.links:
+            link["frozen"] = True
+
+
+def test_a_silent_connection_is_noticed_and_made_again(backend, private_redis, monkeypatch):  # noqa: F811
+    """The hub's link goes dead without a word (nothing forwarded, nothing closed): the hub pings
+    it, hears nothing, connects again and resyncs its streams; the pushes that follow arrive."""
+    monkeypatch.setattr(bus, "HUB_PING_SECONDS", 0.2)
+    monkeypatch.setattr(bus, "HUB_SILENCE_SECONDS", 0.6)
+
+    async def scenario():
+        proxy = _Proxy(private_redis.port)
+        backend.url = await proxy.start()
+        async with backend.subscribe("session:1") as queue:
+            proxy.freeze()
+            resync = await asyncio.wait_for(queue.get(), 5)
+            await asyncio.to_thread(bus.publish, "session:1", 31)
+            return resync, await _get(queue)
+
+    assert asyncio.run(scenario()) == (bus.RESYNC, 31)
+
+
+def test_a_subscription_waits_for_its_own_confirmation_not_an_earlier_one(backend, private_redis):  # noqa: F811
+    """A page's stream closes while its SUBSCRIBE is on its way to a distant Redis, and another opens
+    on the same topic soon after: the second returns only once Redis has confirmed its own SUBSCRIBE
+    (not the first's, answered before the UNSUBSCRIBE that followed it), so a push published then
+    reaches it."""
+
+    async def scenario():
+        proxy = _Proxy(private_redis.port)
+        backend.url = await proxy.start()
+        async with backend.subscribe("session:2"):  # the hub's connection, already made
+            proxy.delay = 0.1  # from here on, 100 ms to Redis
+            first = asyncio.create_task(backend.subscribe("session:1").__aenter__())
+            await asyncio.sleep(0.01)  # its SUBSCRIBE is on its way
+            first.cancel()  # the UNSUBSCRIBE follows it
+            with contextlib.suppress(asyncio.CancelledError):
+                await first
+            await asyncio.sleep(0.05)
+            async with backend.subscribe("session:1") as queue:
+                await asyncio.sleep(0.02)  # the stream reads its version; a commit publishes
+                receivers = await asyncio.to_thread(
+                    redis.Redis.from_url(private_redis.url).publish, bus.CHANNEL_PREFIX + "session:1", b"41")
+                return receivers, await _get(queue)
+
+    assert asyncio.run(scenario()) == (1, 41)
