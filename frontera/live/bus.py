@@ -264,6 +264,8 @@ class _RedisHub:
         # per channel, a future for each SUBSCRIBE sent on the live connection and not yet confirmed,
         # in the order sent: Redis answers in that order, so each confirmation is its own command's
         self._pending: dict[str, list[asyncio.Future]] = {}
+        self._connection_number = 0  # which connection a resync was planned for (later ones plan their own)
+        self._owed: set[asyncio.Queue] = set()  # streams that went on unconfirmed: a resync is owed them
 
     async def add(self, topic: str, queue: asyncio.Queue) -> None:
         """Follow ``topic`` into ``queue``; returns once Redis has confirmed the subscription (or
@@ -288,6 +290,9 @@ class _RedisHub:
                 await asyncio.wait_for(asyncio.shield(confirmed), REDIS_TIMEOUT)
             except TimeoutError:
                 logger.warning("live bus: Redis has not confirmed the subscription to %s", topic)
+                # the stream goes on without it: once subscribed, it re-reads the durable version
+                self._owed.add(queue)
+                confirmed.add_done_callback(lambda _: self._resync(channel, only=queue))
                 await self._drop()
 
     async def remove(self, topic: str, queue: asyncio.Queue) -> None:
@@ -297,6 +302,7 @@ class _RedisHub:
             if followers is None:
                 return
             followers.discard(queue)
+            self._owed.discard(queue)
             if followers:
                 return
             del self.queues[topic]
@@ -312,6 +318,7 @@ class _RedisHub:
                 except (asyncio.CancelledError, Exception):  # noqa: BLE001 (stopped either way)
                     pass
             await self._close()
+            self._pending, self._owed = {}, set()
 
     async def _subscribe(self, pubsub, channels: list[str]) -> None:
         """SUBSCRIBE ``channels`` on ``pubsub``, each awaited until its own confirmation (with the
@@ -325,6 +332,7 @@ class _RedisHub:
         """A (un)subscription on the live connection; a failure is the reader's to notice (it then
         connects again and subscribes to every topic followed)."""
         try:
+            _still_connected(pubsub)
             if command == "SUBSCRIBE":
                 await pubsub.subscribe(*channels)
             else:
@@ -359,7 +367,14 @@ class _RedisHub:
         except BaseException:
             await client.aclose()
             raise
+        # redis-py connects a closed connection again by itself when it is next used (outside its
+        # retries), subscribed to nothing it was told of: refused, so that the reader makes its own
+        pubsub.connection.register_connect_callback(self._no_reconnection)
         return client, pubsub
+
+    async def _no_reconnection(self, connection) -> None:
+        await connection.disconnect(nowait=True)
+        raise ConnectionError("the hub's Redis connection closed; the hub makes a new one")
 
     async def _close(self) -> None:
         pubsub, client, self._pubsub, self._client = self._pubsub, self._client, None, None
@@ -377,8 +392,16 @@ class _RedisHub:
         while True:
             try:
                 client, pubsub = await self._open()
-                async with self._lock:
+                try:
+                    await self._lock.acquire()
+                except BaseException:  # cancelled (the last stream left) before it was installed
+                    await pubsub.aclose()
+                    await client.aclose()
+                    raise
+                try:
                     self._client, self._pubsub = client, pubsub
+                    self._connection_number += 1
+                    number = self._connection_number
                     # the SUBSCRIBEs of the connection that dropped will never be confirmed: their
                     # streams wait for this one's instead, and are resynced then (failures)
                     waiting = self._pending
@@ -391,10 +414,15 @@ class _RedisHub:
                     if failures:
                         logger.info("live bus: subscribing to %s topic(s) again", len(self.queues))
                         for channel, futures in self._pending.items():
-                            futures[-1].add_done_callback(lambda _, topic=channel: self._resync(topic))
+                            futures[-1].add_done_callback(
+                                lambda _, channel=channel, number=number: number == self._connection_number
+                                and self._resync(channel))
+                finally:
+                    self._lock.release()
                 failures = 0
                 heard = time.monotonic()
                 while True:
+                    _still_connected(pubsub)
                     message = await pubsub.get_message(timeout=HUB_PING_SECONDS)
                     if message is not None:
                         heard = time.monotonic()
@@ -402,6 +430,7 @@ class _RedisHub:
                     elif time.monotonic() - heard > HUB_SILENCE_SECONDS:
                         raise ConnectionError(f"no answer from Redis for {HUB_SILENCE_SECONDS} s")
                     else:
+                        _still_connected(pubsub)
                         await pubsub.ping()  # its answer comes back as a message
             except asyncio.CancelledError:
                 raise
@@ -413,9 +442,14 @@ class _RedisHub:
                 await asyncio.sleep(RESUBSCRIBE_DELAYS[min(failures, len(RESUBSCRIBE_DELAYS) - 1)])
                 failures += 1
 
-    def _resync(self, channel: str) -> None:
+    def _resync(self, channel: str, only: asyncio.Queue | None = None) -> None:
+        """RESYNC on the queues of ``channel``'s streams; ``only``: that one, if it is still owed one
+        (a reconnection's resync, which comes first, pays it)."""
         for queue in self.queues.get(channel.removeprefix(CHANNEL_PREFIX), ()):
+            if only is not None and (queue is not only or queue not in self._owed):
+                continue
             queue.put_nowait(RESYNC)
+            self._owed.discard(queue)
 
     def _dispatch(self, message: dict) -> None:
         if message["type"] not in ("message", "subscribe"):
@@ -436,6 +470,13 @@ class _RedisHub:
             queue.put_nowait(push)
         if self._delivered is not None:
             self._delivered(asyncio.get_running_loop(), channel, message["data"])
+
+
+def _still_connected(pubsub) -> None:
+    """Raise unless ``pubsub``'s connection is open (used, redis-py would silently open another)."""
+    connection = pubsub.connection
+    if connection is None or not connection.is_connected:
+        raise ConnectionError("the hub's Redis connection closed")
 
 
 def _later(futures: list[asyncio.Future]) -> asyncio.Future:

@@ -218,7 +218,7 @@ class _Proxy:
 
     async def _link(self, reader, writer) -> None:
         up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream)
-        link = {"frozen": False}
+        link = {"frozen": False, "writers": (writer, up_writer)}
         self.links.append(link)
         due: asyncio.Queue = asyncio.Queue()
 
@@ -252,6 +252,12 @@ class _Proxy:
     def freeze(self) -> None:
         for link in self.links:
             link["frozen"] = True
+
+    def cut(self, newest_only: bool = False) -> None:
+        """Close the links open so far (or the newest), both ways: Redis went away from them."""
+        for link in self.links[-1:] if newest_only else self.links:
+            for writer in link["writers"]:
+                writer.close()
 
 
 def test_a_silent_connection_is_noticed_and_made_again(backend, private_redis, monkeypatch):  # noqa: F811
@@ -296,3 +302,33 @@ def test_a_subscription_waits_for_its_own_confirmation_not_an_earlier_one(backen
                 return receivers, await _get(queue)
 
     assert asyncio.run(scenario()) == (1, 41)
+
+
+def test_a_connection_lost_as_the_hub_subscribes_again_is_made_anew(backend, private_redis, monkeypatch):  # noqa: F811
+    """The hub's connection drops, and the new one drops too, right as the hub subscribes on it:
+    redis-py would open a third by itself, subscribed to nothing (pings answered, pushes never
+    sent); the hub refuses it and makes its own, resyncs its streams, and the pushes come again."""
+    opened, proxies = [], []
+    real_open = bus._RedisHub._open
+
+    async def open_then_lose_the_second(hub):
+        client, pubsub = await real_open(hub)
+        opened.append(pubsub)
+        if len(opened) == 2:
+            proxies[0].cut(newest_only=True)
+            await asyncio.sleep(0.1)  # the close reaches the hub's side
+        return client, pubsub
+
+    monkeypatch.setattr(bus._RedisHub, "_open", open_then_lose_the_second)
+
+    async def scenario():
+        proxy = _Proxy(private_redis.port)
+        proxies.append(proxy)
+        backend.url = await proxy.start()
+        async with backend.subscribe("session:1") as queue:
+            proxy.cut()
+            resync = await asyncio.wait_for(queue.get(), 5)
+            await asyncio.to_thread(bus.publish, "session:1", 51)
+            return resync, await _get(queue), len(opened), _channels(private_redis.url)
+
+    assert asyncio.run(scenario()) == (bus.RESYNC, 51, 3, {"session:1": 1})
