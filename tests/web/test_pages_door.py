@@ -1,6 +1,7 @@
 """The pages door (frontera/pages_door.py): a WSGI app in a pool of threads, the request's body read
 whole before the app runs, and the answer sent in one start and one body message."""
 
+import ast
 import asyncio
 import threading
 from pathlib import Path
@@ -177,8 +178,20 @@ def test_no_answer_but_the_live_streams_is_streamed():
     root = Path(__file__).resolve().parents[2]
     streaming = [path.relative_to(root).as_posix() for package in ("frontera", "cardgames")
                  for path in (root / package).rglob("*.py")
-                 if "StreamingHttpResponse(" in path.read_text(encoding="utf-8")]
+                 if _uses_streaming_responses(path.read_text(encoding="utf-8"))]
     assert streaming == ["frontera/live/views.py"]
+
+
+def _uses_streaming_responses(source: str) -> bool:
+    """Whether the code (not its prose) names Django's streamed answers: imports, calls or
+    subclasses ``StreamingHttpResponse`` or ``FileResponse``."""
+    names = {"StreamingHttpResponse", "FileResponse"}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name) and node.id in names or isinstance(node, ast.Attribute) and node.attr in names:
+            return True
+        if isinstance(node, ast.ImportFrom) and any(alias.name in names for alias in node.names):
+            return True
+    return False
 
 
 def test_no_more_requests_are_held_than_the_threads_can_take_in_turn(monkeypatch):
