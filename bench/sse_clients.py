@@ -6,8 +6,8 @@ node event loop. Ours were one thread each inside the bench's own process: on 2 
 and that queue (up to ~3.5 ms at p95, measured in session 6) was counted as our push. Here the
 streams are read by one loop in a separate process, as the peer's clients are.
 
-Each stream is a plain socket (an asyncio protocol, ``GET`` as HTTP/1.0 so the body is the bare
-stream): an event is stamped with ``time.perf_counter()`` (CLOCK_MONOTONIC, the same clock in
+Each stream is a plain socket (an asyncio protocol, ``GET`` as HTTP/1.0: h11 sends the bare stream
+and closes it at its end, httptools chunks it anyway, and the chunks are undone here): an event is stamped with ``time.perf_counter()`` (CLOCK_MONOTONIC, the same clock in
 every process of the machine) as its bytes are handed over; parsing and the pipe write to the bench
 wait for the loop's next turn, after every stream the same wake-up made readable is stamped. Until session 7 each stream was an httpx stream read
 line by line, and the parsing and the pipe write of the first streams were counted in the arrival
@@ -42,6 +42,38 @@ import time
 from urllib.parse import urlsplit
 
 
+class _Chunks:
+    """Undoes a chunked body as it comes: :meth:`feed` takes the bytes read and returns the body's
+    bytes among them (a chunk's data as soon as it comes, before the chunk is whole)."""
+
+    def __init__(self) -> None:
+        self.raw, self.left, self.ended = b"", 0, False  # left: data bytes still due in this chunk
+
+    def feed(self, data: bytes) -> bytes:
+        self.raw += data
+        body = []
+        while self.raw and not self.ended:
+            if self.left > 0:
+                taken, self.raw = self.raw[:self.left], self.raw[self.left:]
+                self.left -= len(taken)
+                body.append(taken)
+                if self.left > 0:
+                    break
+                self.left = -2  # the chunk's closing CRLF is due
+            if self.left == -2:
+                if len(self.raw) < 2:
+                    break
+                self.raw, self.left = self.raw[2:], 0
+                continue
+            line, found, rest = self.raw.partition(b"\r\n")
+            if not found:
+                break
+            size = int(line.split(b";")[0], 16)
+            self.raw, self.left = rest, size
+            self.ended = size == 0
+        return b"".join(body)
+
+
 class _Stream(asyncio.Protocol):
     """One stream, read straight off its socket. ``data_received`` only stamps and keeps the bytes;
     they are parsed, and the events handed to the bench, in the loop's next turn, after every stream
@@ -51,6 +83,7 @@ class _Stream(asyncio.Protocol):
         self.index, self.conn, self.ready, self.kept = index, conn, ready, kept
         self.refetch, self.notice = refetch, False  # (host, port, cookie, page path, its regions) or None
         self.buffer, self.version, self.headers_read, self.regions = b"", 0, False, False
+        self.chunks: _Chunks | None = None  # the body's chunked framing, if the server chunks it
         self.arrivals: list[tuple[float, bytes]] = []
         self.transport = None
         self.closed = asyncio.get_running_loop().create_future()
@@ -66,18 +99,21 @@ class _Stream(asyncio.Protocol):
     def _parse(self) -> None:
         arrivals, self.arrivals = self.arrivals, []
         for arrival, data in arrivals:
-            self.buffer += data
             if not self.headers_read:
+                self.buffer += data
                 head, found, rest = self.buffer.partition(b"\r\n\r\n")
                 if not found:
                     continue
                 status, *headers = head.decode("latin-1").lower().split("\r\n")
-                if status.split()[1:2] != ["200"] or "transfer-encoding: chunked" in headers:
-                    # a log-in redirect, or a server that chunks even an HTTP/1.0 answer: not a bare stream
+                if status.split()[1:2] != ["200"]:  # a log-in redirect: not a stream
                     self.conn.send(("error", f"stream {self.index}: {status!r}, headers {headers}"))
                     self.transport.close()
                     return
-                self.headers_read, self.buffer = True, rest
+                self.headers_read, self.buffer = True, b""
+                if "transfer-encoding: chunked" in headers:
+                    self.chunks = _Chunks()
+                data = rest
+            self.buffer += data if self.chunks is None else self.chunks.feed(data)
             *lines, self.buffer = self.buffer.split(b"\n")
             for line in lines:
                 if line.startswith(b"id: "):
@@ -133,7 +169,7 @@ class _Stream(asyncio.Protocol):
 
 async def _stream(index: int, base: str, path: str, cookies: dict, conn, ready: asyncio.Queue,
                   kept: list | None, refetch=None) -> None:
-    """``GET path`` as HTTP/1.0, so the server frames the stream by closing it (no chunks to undo).
+    """``GET path`` as HTTP/1.0, so the server frames the stream by closing it (or chunks it anyway).
     ``refetch``: ``(the page's path, its regions)``, to fetch them on each notice as a page did."""
     url = urlsplit(base)
     loop = asyncio.get_running_loop()
