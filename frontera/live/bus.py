@@ -43,7 +43,9 @@ class Push(int):
     (``None``: any region may have), and the user whose action it is (``actor``, a user's id, or
     ``None``): that user's pages are answered by their own request, the others may be sent the
     regions with the push (:mod:`frontera.live.views`). Region names are public (``checks``,
-    ``board``...)."""
+    ``board``...). A name may carry a scope after a colon (``me:c12``: that region of the pages of
+    seat ``c12``'s player only): the topic's renderer decides which of its viewers it concerns, and
+    a page told by a notice is told the name alone (:func:`unscoped`)."""
 
     regions: tuple[str, ...] | None
     actor: int | None
@@ -69,6 +71,12 @@ class Push(int):
         regions = next((r for r in rest if not r.startswith("@")), None)
         actor = next((int(r[1:]) for r in rest if r.startswith("@") and r[1:].isdigit()), None)
         return cls(int(version), [r for r in regions.split(",") if r] if regions else None, actor)
+
+
+def unscoped(regions) -> tuple[str, ...]:
+    """The region names of ``regions`` without their scopes (``me:c12`` → ``me``), sorted, once
+    each: what a page is told a push changed."""
+    return tuple(sorted({region.partition(":")[0] for region in regions}))
 
 
 class MemoryBackend:

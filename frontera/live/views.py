@@ -85,9 +85,11 @@ def _since(request) -> int | None:
 
 def format_event(event: str, version: int, topic: str, regions=None) -> str:
     """One SSE message; ``regions`` (the page regions the change can show in) only when the push
-    named them: without it a page refetches every region. Made once for all the streams a push
-    wakes (each of a topic's streams sends the same message)."""
-    return _event(event, int(version), topic, None if regions is None else tuple(regions))
+    named them: without it a page refetches every region. A region named for some viewers only
+    (``me:c12``, :data:`frontera.live.bus.Push`) is named to the page without its scope: a page
+    told by a notice refetches it. Made once for all the streams a push wakes (each of a topic's
+    streams sends the same message)."""
+    return _event(event, int(version), topic, None if regions is None else bus.unscoped(regions))
 
 
 @functools.lru_cache(maxsize=256)
@@ -111,7 +113,9 @@ async def event_stream(topic: str, since: int | None, keepalive: float, render=N
     """The stream for one subscriber; subscribes before reading the version so nothing is missed.
     With ``render`` (``render(regions)`` → ``(regions, html, the version they show)`` or ``None``), a
     push that names its regions and is not ``viewer``'s own action is sent with them; the pushes
-    that queued meanwhile are sent with the next one rendered (one rendering of the latest state)."""
+    that queued meanwhile are sent with the next one rendered (one rendering of the latest state).
+    A rendering of no region (none of the push's is on the viewer's page) is sent as a notice that
+    names none; ``None`` (the viewer may not see them now) as a notice naming the push's."""
     async with bus.subscribe(topic) as queue:
         yield "retry: 2000\n\n"
         current = await _read(topics.current_version)(topic)
@@ -167,7 +171,10 @@ async def event_stream(topic: str, since: int | None, keepalive: float, render=N
                         logger.exception("live stream: could not render the regions of %s version %s", topic, version)
                         rendered = None
                     if rendered is not None:
-                        yield format_regions(version, *rendered)
+                        if rendered[0]:
+                            yield format_regions(version, *rendered)
+                        else:  # nothing the viewer's page shows changed: told so, with the version
+                            yield format_event("changed", version, topic, ())
                         continue
                 yield format_event("changed", version, topic, regions)
             elif regions is not None:

@@ -811,6 +811,13 @@ def view(state: Session, viewer: str | None) -> dict:
     }
 
 
+def table_view(state: Session) -> dict:
+    """The shared zones as :func:`view` shows them to any viewer: the same for every one (only the
+    dead man's hand shows its cards, to everyone), so read once for all, without every seat's."""
+    visible = frozenset(state.dead_mans_hand)
+    return {name: _zone_view(state.shared(name), visible) for name in SHARED_ZONES}
+
+
 def redact_events(
     events: list[dict], before: Session, after: Session, viewer: str | None
 ) -> list[dict]:

@@ -283,6 +283,17 @@ class SessionMachine(RuleBasedStateMachine):
         assert len(all_cards(self.state)) == self.total
 
     @invariant()
+    def the_shared_zones_look_the_same_to_every_viewer(self):
+        """FR-CARD-5 and the visibility rulings (rules.session.visible_cards): pile, discard,
+        treasure and out of play show no card to anyone, the dead man's hand its cards to everyone;
+        so ``table_view`` (read once for every phone) is what each viewer's ``view`` shows."""
+        state = self.state
+        shared = session.table_view(state)
+        for viewer in [*state.players, None]:
+            seen = session.view(state, viewer)
+            assert shared == {name: seen[name] for name in session.SHARED_ZONES}
+
+    @invariant()
     def secrets_stay_secret(self):
         state = self.state
         hidden_from_all = set(state.pile) | set(state.discard) | set(state.treasure) | set(state.out_of_play)

@@ -15,7 +15,7 @@ from django.urls import reverse
 from frontera.campaigns.models import Membership
 from frontera.live import bus
 from frontera.play.selectors.core import session_version
-from frontera.play.services.checks import check_draw, check_request
+from frontera.play.services.checks import check_draw, check_request, check_withdraw
 from tests.factories import make_table
 from tests.web.test_session_regions import _normalised
 
@@ -118,6 +118,83 @@ def test_a_players_draw_reaches_the_mayor_with_his_regions_and_the_player_with_a
     sent = _regions_event(for_mayor)
     assert sent["regions"] == ["board", "checks", "feed"]  # "me" is a phone's region: not his page's
     assert _normalised(sent["html"]) == _normalised(_fetched(mayor, session, "board,checks,feed"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_fr_mode_7_a_withdrawal_sends_the_player_whose_cards_went_back_their_own_characters_and_no_one_else():
+    """FR-MODE-7: in phase 2 the Mayor withdraws a check the first player drew for: the drawn cards
+    go back into that player's own deck. The first player's stream carries their own characters
+    (``me``) with the check and the feed, exactly as their page would fetch them; the second
+    player's stream carries the check and the feed only: nothing of their own characters changed, so
+    nothing of it is built again for them (issue #11)."""
+    session, mayor, seated, _minions = make_table(players=2, minions=0, skip_phase_1=True)
+    (p1, hero1), (p2, _hero2) = seated
+    check = check_request(session=session, by=mayor, characters=[hero1], trait="manos")
+    check_draw(participant=check.participants.get(), by=p1)
+
+    async def scenario():
+        streams = [await _open(user, session) for user in (p1, p2)]
+        await sync_to_async(check_withdraw)(prueba=check, by=mayor)
+        messages = [await _next(stream) for stream in streams]
+        for stream in streams:
+            await stream.aclose()
+        return messages
+
+    for_p1, for_p2 = (_regions_event(message) for message in asyncio.run(scenario()))
+    assert for_p1["regions"] == ["checks", "feed", "me"]
+    assert _normalised(for_p1["html"]) == _normalised(_fetched(p1, session, "checks,feed,me"))
+    assert for_p2["regions"] == ["checks", "feed"]
+    assert 'id="me"' not in for_p2["html"]
+    assert _normalised(for_p2["html"]) == _normalised(_fetched(p2, session, "checks,feed"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_fr_mode_4_a_phase_1_draw_sends_the_other_phones_the_table_zones_and_not_their_characters():
+    """FR-MODE-4: in phase 1 a player draws from the shared pile: the other phones are sent the
+    check, the feed and the table's zones (the pile's count), each exactly as that phone would fetch
+    them, and not their own characters, which nothing changed."""
+    session, mayor, seated, _minions = make_table(players=3, minions=0)
+    (p1, hero1), (p2, _hero2), (p3, _hero3) = seated
+    participant = check_request(session=session, by=mayor, characters=[hero1], trait="manos").participants.get()
+
+    async def scenario():
+        streams = [await _open(user, session) for user in (p2, p3)]
+        await sync_to_async(check_draw)(participant=participant, by=p1)
+        messages = [await _next(stream) for stream in streams]
+        for stream in streams:
+            await stream.aclose()
+        return messages
+
+    for user, message in zip((p2, p3), asyncio.run(scenario()), strict=True):
+        sent = _regions_event(message)
+        assert sent["regions"] == ["checks", "feed", "zones"]
+        assert 'id="zones"' in sent["html"] and 'id="me"' not in sent["html"]
+        assert _normalised(sent["html"]) == _normalised(_fetched(user, session, "checks,feed,zones"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_push_that_changes_nothing_a_page_shows_is_a_notice_that_names_no_region():
+    """A push naming one seat's own characters only: that player's stream carries them; another
+    player's stream is told the new version with no region to fetch, and the Mayor's too (the
+    phones' own characters are not on his page)."""
+    session, mayor, seated, _minions = make_table(players=2, minions=0)
+    (p1, hero1), (p2, _hero2) = seated
+    topic = f"session:{session.pk}"
+
+    async def scenario():
+        streams = [await _open(user, session) for user in (p1, p2, mayor)]
+        latest = await sync_to_async(session_version)(session.pk)
+        await asyncio.to_thread(bus.publish, topic, latest + 1, [f"me:c{hero1.pk}"])
+        messages = [await _next(stream) for stream in streams]
+        for stream in streams:
+            await stream.aclose()
+        return latest + 1, messages
+
+    version, (for_p1, for_p2, for_mayor) = asyncio.run(scenario())
+    assert _regions_event(for_p1)["regions"] == ["me"]
+    for message in (for_p2, for_mayor):
+        assert message.startswith(f"id: {version}\nevent: changed\n")
+        assert json.loads(message.partition("data: ")[2])["regions"] == []
 
 
 @pytest.mark.django_db(transaction=True)

@@ -3,8 +3,9 @@ region, and show exactly what the whole page shows there; a push names the regio
 show in, so a page refetches only those (none named: every region)."""
 
 import asyncio
-import threading
+import json
 import re
+import threading
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -72,7 +73,7 @@ def test_the_regions_a_push_names_come_in_one_answer_each_swapped_out_of_band(cl
     here = re.search(r'data-live-regions="([\w ]+)"', live).group(1).split()
     # every region the server can answer for this page, and only those
     assert set(here) == (DASHBOARD_FRAGMENTS if who == "mayor" else PHONE_FRAGMENTS)
-    assert sorted(here) == (["board", "checks", "combat", "feed"] if who == "mayor" else ["checks", "combat", "feed", "me"])
+    assert sorted(here) == (["board", "checks", "combat", "feed"] if who == "mayor" else ["checks", "combat", "feed", "me", "zones"])
     for asked, expected in [("checks,feed", ["checks", "feed"]), ("", sorted(here)), ("feed", ["feed"]),
                             (",".join(here), sorted(here))]:
         answer = client.get(url, {"regions": asked}, **HX)
@@ -137,9 +138,10 @@ def _published(monkeypatch, django_capture_on_commit_callbacks, action):
 
 
 def test_a_push_names_the_regions_a_check_can_change(monkeypatch, django_capture_on_commit_callbacks):
-    """Calling a check changes the checks and the feed; drawing and playing a card move cards too
-    (decks, zones: the Mayor's table and the phone's own character); a table tool names nothing,
-    so every region refreshes."""
+    """Calling a check changes the checks and the feed; drawing and playing a card move cards too:
+    the Mayor's table, the phone's own characters of the player whose cards moved only (``me:<seat>``)
+    and, in phase 1, the table's zones (FR-MODE-4: drawn from the shared pile, the unchosen cards to
+    the shared discard); a table tool names nothing, so every region refreshes."""
     session, mayor, seated, _minions = make_table(players=1, minions=0)
     (player, hero), = seated
     calls = []
@@ -147,19 +149,55 @@ def test_a_push_names_the_regions_a_check_can_change(monkeypatch, django_capture
         check_request(session=session, by=mayor, characters=[hero], trait="manos"))) == [("checks", "feed")]
     participant = calls[0].participants.get()
     drawn = []
+    cards_moved = ("board", "checks", "feed", f"me:c{hero.pk}", "zones")
     assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: drawn.append(
-        check_draw(participant=participant, by=player))) == [("board", "checks", "feed", "me")]
+        check_draw(participant=participant, by=player))) == [cards_moved]
     assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: check_choose(
-        participant=drawn[0], by=player, card=drawn[0].drawn[0], suit="S")) == [("board", "checks", "feed", "me")]
+        participant=drawn[0], by=player, card=drawn[0].drawn[0], suit="S")) == [cards_moved]
     assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: track_change(
         session=session, by=mayor, character=hero, track="health", amount=-1)) == [None]
+
+
+def test_fr_mode_7_a_phase_2_check_changes_no_zone_of_the_table(monkeypatch, django_capture_on_commit_callbacks):
+    """FR-MODE-7: in phase 2 a player draws from their own deck, plays to their own discard and the
+    unchosen cards go back into their deck: no shared zone changes, so the push names the player's
+    own characters (``me:<seat>``) and the Mayor's table, not the table's zones."""
+    session, mayor, seated, _minions = make_table(players=2, minions=0, skip_phase_1=True)
+    (player, hero), _other = seated
+    participant = check_request(session=session, by=mayor, characters=[hero], trait="manos").participants.get()
+    drawn = []
+    own = ("board", "checks", "feed", f"me:c{hero.pk}")
+    assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: drawn.append(
+        check_draw(participant=participant, by=player))) == [own]
+    assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: check_choose(
+        participant=drawn[0], by=player, card=drawn[0].drawn[0], suit="S")) == [own]
+
+
+def test_a_change_of_phase_names_every_phones_own_characters_and_the_zones():
+    """A card move that changes the phase (FR-MODE-5: phase 2 begins) changes what every player
+    sees of their own deck (FR-MODE-2, FR-MODE-7): every phone's characters and the zones, not one
+    seat's."""
+    from frontera.play.services.core import EventLog
+    from frontera.rules import session as rules_session
+    from tests.factories import engine
+
+    session, _mayor, _seated, _minions = make_table(players=2, minions=0)
+    before = engine(session)
+    after = rules_session.Session.from_json(before.to_json())
+    after.phase = 2
+    log = EventLog(session, None, [])
+    log.cards([], before, after)
+    assert log.moved_regions() == {"board", "me", "zones"}
+    unmoved = EventLog(session, None, [])
+    unmoved.cards([], before, before)
+    assert unmoved.moved_regions() == set()  # nothing moved: no card region
 
 
 def test_a_withdrawal_names_the_cards_regions_only_when_drawn_cards_go_back(
         monkeypatch, django_capture_on_commit_callbacks):
     """Withdrawing a check nobody drew for moves no card: its push names the checks and the feed;
-    withdrawing one with drawn cards sends them back (FR-MODE-4): the table and the phone's own
-    character change too."""
+    withdrawing one with drawn cards sends them back (FR-MODE-4: to the shared discard in phase 1):
+    the Mayor's table, the zones and the drawing player's own characters change too."""
     session, mayor, seated, _minions = make_table(players=1, minions=0)
     (player, hero), = seated
     undrawn = check_request(session=session, by=mayor, characters=[hero], trait="manos")
@@ -168,7 +206,7 @@ def test_a_withdrawal_names_the_cards_regions_only_when_drawn_cards_go_back(
     drawn = check_request(session=session, by=mayor, characters=[hero], trait="sentidos")
     check_draw(participant=drawn.participants.get(), by=player)
     assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: check_withdraw(
-        prueba=drawn, by=mayor)) == [("board", "checks", "feed", "me")]
+        prueba=drawn, by=mayor)) == [("board", "checks", "feed", f"me:c{hero.pk}", "zones")]
 
 
 def test_push_regions_travel_through_redis_encoding_and_the_sse_message():
@@ -179,6 +217,16 @@ def test_push_regions_travel_through_redis_encoding_and_the_sse_message():
     assert bus.Push.decode(b"7").regions is None  # a version alone: every region
     assert format_event("changed", push, "session:1", push.regions) == (
         'id: 42\nevent: changed\ndata: {"topic": "session:1", "version": 42, "regions": ["checks", "feed"]}\n\n')
+
+
+def test_a_region_named_for_one_seat_travels_whole_and_reaches_a_page_by_its_name():
+    """``me:c12`` (one seat's player's own characters) crosses Redis with its scope; a page told
+    by a notice is told ``me`` (it refetches its own characters: never less than changed)."""
+    push = bus.Push(43, {"checks", "me:c12", "me:c7", "zones"}, actor=5)
+    again = bus.Push.decode(push.encode().encode())
+    assert again.regions == ("checks", "me:c12", "me:c7", "zones") and again.actor == 5
+    assert json.loads(format_event("changed", again, "session:1", again.regions).split("data: ")[1])["regions"] == [
+        "checks", "me", "zones"]
 
 
 async def _stream_opened(topic: str, since: int):

@@ -24,10 +24,10 @@ from tests.factories import engine, make_table, set_tracks
 
 pytestmark = pytest.mark.django_db
 
-FRAGMENTS = ["me", "checks", "feed", "board", "combat", "nothing"]
+FRAGMENTS = ["me", "zones", "checks", "feed", "board", "combat", "nothing"]
 # every fragment, and the live regions a push makes a page fetch together (all, a phone's, the Mayor's)
 QUERIES = [{}, *({"fragment": f} for f in FRAGMENTS),
-           {"regions": ""}, {"regions": "me,checks,feed,combat"}, {"regions": "board,checks"}]
+           {"regions": ""}, {"regions": "me,zones,checks,feed,combat"}, {"regions": "board,checks"}]
 
 
 def _table_with_secrets():

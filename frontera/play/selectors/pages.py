@@ -42,11 +42,14 @@ def _wants(regions, *names: str) -> bool:
 
 
 def _base(
-    session: GameSession, viewer: Viewer, regions, zones_in: str, snapshot: Snapshot | None = None
+    session: GameSession, viewer: Viewer, regions, seats_in: str, zones_in: tuple[str, ...],
+    snapshot: Snapshot | None = None,
 ) -> tuple[dict, rules_session.Session, dict | None]:
-    """What every region shares; the engine's view (``seen``) only if ``zones_in`` (the region that
-    shows the zones and seats: the board, or the phone's own character) is wanted. The engine's
-    state is the ``snapshot``'s if there is one (read once for every page of that state)."""
+    """What every region shares; the engine's view for the viewer (``seen``) only if ``seats_in``
+    (the region that shows the seats: the board, the phone's own characters) is wanted, and the
+    shared zones (the same for every viewer: ``rules_session.table_view``) only if one of
+    ``zones_in`` is. The engine's state is the ``snapshot``'s if there is one (read once for every
+    page of that state)."""
     state = snapshot.state if snapshot is not None else rules_session.Session.from_json(session.state)
     context = {
         "session": session,
@@ -57,11 +60,12 @@ def _base(
         "ended": session.status == GameSession.Status.ENDED,
     }
     seen = None
-    if _wants(regions, zones_in):
+    if _wants(regions, seats_in):
         # The engine's own redaction: the Mayor sees as his seat, a player as theirs (one per character).
         seat = MAYOR_SEAT if viewer.is_mayor else next(iter(sorted(viewer.seats)), None)
         seen = rules_session.view(state, seat if seat in state.players else None)
-        context["zones"] = zones_view(seen)
+    if _wants(regions, *zones_in):
+        context["zones"] = zones_view(rules_session.table_view(state))
     if _wants(regions, "feed"):
         context["feed"] = session_feed(session)
     if regions is None:  # the whole page: the version its stream starts from
@@ -124,7 +128,7 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None,
     ``snapshot`` of the session's state (:mod:`frontera.play.selectors.snapshot`)."""
     viewer = viewer_for(session, user)
     assert viewer.is_mayor, "the dashboard is the Mayor's"
-    context, state, seen = _base(session, viewer, regions, "board", snapshot)
+    context, state, seen = _base(session, viewer, regions, "board", ("board",), snapshot)
     if _wants(regions, "board"):
         seats = Seat.objects.at(session.pk)
         seated = {s.character_id for s in seats}
@@ -191,7 +195,7 @@ def phone_view(session: GameSession, user, regions: set[str] | None = None, snap
     """The player's phone: their character(s) with tracks and deck (a count in phase 1, the
     composition by suit in phase 2), their checks with odds, cards and choices, the feed."""
     viewer = viewer_for(session, user)
-    context, state, seen = _base(session, viewer, regions, "me", snapshot)
+    context, state, seen = _base(session, viewer, regions, "me", ("zones",), snapshot)
     if _wants(regions, "me"):
         mine = []
         seats = Seat.objects.at(session.pk, owner_id=user.pk)

@@ -25,7 +25,6 @@ from frontera.characters.models import Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.play.models import MAYOR_SEAT, Check, GameSession, Participant
 from frontera.play.services.core import (
-    CARDS_AND_TRACKS,
     CHECKS,
     E_NO_CHARACTERS,
     E_NOT_IN_CAMPAIGN,
@@ -338,7 +337,7 @@ def check_draw(*, participant: Participant, by, in_session: int | None = None) -
     save_state(session, state)
     log.cards(events, before, state, prueba=prueba)
     update(participant, ("drawn", "drawn_by", "status", "outcome"))
-    log.regions = {CHECKS, FEED, *CARDS_AND_TRACKS}
+    log.regions = {CHECKS, FEED, *log.moved_regions()}  # a draw moves cards and changes no track
     log.flush()
     _refresh_check(prueba, session, by)
     return participant
@@ -436,7 +435,7 @@ def check_choose(*, participant: Participant, by, card: str, suit: str = "", in_
         for follow_up in _AFTER_TRAIT_CHECK:
             follow_up(session, prueba, participant, played, log)
         if len(log.rows) == written:  # no follow-up acted (a banca, medical attention: anything may change)
-            log.regions = {CHECKS, FEED, *CARDS_AND_TRACKS}
+            log.regions = {CHECKS, FEED, *log.moved_regions()}  # the card played moved, no track changed
     else:
         log.regions = {CHECKS, FEED}
         participant.status = Check.Status.CHOSEN
@@ -572,6 +571,6 @@ def check_withdraw(*, prueba: Check, by) -> Check:
                what=", ".join(p.character.name for p in participants), cards=msg(N_CARDS, n=len(events)))
     # the check and the feed change, and the decks and zones only if drawn cards went back (a check
     # withdrawn before any draw moves no card: the pages need not build their cards again)
-    log.regions = {CHECKS, FEED, *CARDS_AND_TRACKS} if events else {CHECKS, FEED}
+    log.regions = {CHECKS, FEED, *log.moved_regions()}
     log.flush()
     return prueba

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from django.db import connection
@@ -114,7 +114,15 @@ def card_label(uid: str, declared: str | None = None) -> str:
 # page refetches only the regions a push names. An action names the ones it may change; one that
 # does not (``regions`` None) refreshes every region, which is always correct.
 CHECKS, COMBAT, FEED = "checks", "combat", "feed"
-CARDS_AND_TRACKS = ("board", "me")  # the Mayor's table and the phone's own character: decks, zones
+BOARD, ME, ZONES = "board", "me", "zones"  # the Mayor's table; a phone's own characters; the table's zones
+CARDS_AND_TRACKS = (BOARD, ME, ZONES)  # decks, zones and tracks: every page that shows any of them
+
+
+def scoped(region: str, seat: str) -> str:
+    """``region`` of the pages of ``seat``'s player only (``me:c12``): the live stream renders it
+    for the viewers who hold that seat (frontera/play/views/pushed.py); a page told of the push by a
+    notice is told the region's name (frontera/live/views.py)."""
+    return f"{region}:{seat}"
 
 
 @dataclass
@@ -126,6 +134,12 @@ class EventLog:
     actor: object
     rows: list
     regions: set[str] | None = None
+    # what the card moves logged so far (:meth:`cards`) touched: the seats whose own zones (deck,
+    # discard, drawn cards) cards left or entered, whether a shared zone did, whether the phase or
+    # the mode changed (or a state before them was not given)
+    moved_seats: set[str] = field(default_factory=set)
+    moved_shared: bool = False
+    moved_phase: bool = False
 
     def decide(self, message: str, *, rules: Sequence[str] = (), prueba: Check | None = None, **params) -> None:
         self.rows.append(
@@ -144,7 +158,14 @@ class EventLog:
             if before is not None:
                 shown |= visible_to(before, seat)
             visible[seat] = shown
+        if before is None or before.phase != after.phase or before.mode != after.mode:
+            self.moved_phase = True
         for event in events:
+            for zone in (event["from"], event["to"]):
+                if zone in rules_session.SHARED_ZONES or zone == rules_session.BOX:
+                    self.moved_shared = True
+                else:
+                    self.moved_seats.add(zone.split(":", 1)[1])
             uid = event["card"]
             seen_by = ["*"] if uid in visible[None] else [s for s in after.players if uid in visible[s]]
             self.rows.append(
@@ -154,6 +175,20 @@ class EventLog:
                     seen_by=seen_by,
                 )
             )
+
+    def moved_regions(self) -> set[str]:
+        """The regions that the card moves logged so far (:meth:`cards`) change, for an action that
+        changes nothing else those regions show (no track, no tally): the Mayor's table; the
+        table's zones if a shared zone changed; the phones' own characters of the seats whose zones
+        the cards left or entered. A change of phase (or mode) changes every phone's characters (it
+        decides what a player sees of their own deck) and the zones (which show the phase). A phone
+        whose seat no card touched is not sent its characters again (issue #11: each rendering of a
+        push is one viewer's page)."""
+        if self.moved_phase:
+            return {BOARD, ZONES, ME}
+        if not self.moved_seats and not self.moved_shared:
+            return set()
+        return {BOARD, *([ZONES] if self.moved_shared else []), *(scoped(ME, seat) for seat in self.moved_seats)}
 
     def flush(self, *, with_rows: list | None = None) -> None:
         """Writes the events (and ``with_rows``, other new rows of the action that no event refers

@@ -31,7 +31,7 @@ TOOLBAR = [
     ("medical", _("Medical attention")), ("gamble", _("Gambling")), ("exchange", _("Exchange")),
     ("treasure", _("Treasure")), ("tools", _("Damage, drinks…")),
 ]
-PHONE_FRAGMENTS = {"me", "checks", "feed", "combat"}
+PHONE_FRAGMENTS = {"me", "zones", "checks", "feed", "combat"}
 
 
 def session_for(user, pk: int) -> GameSession:

@@ -19,6 +19,7 @@ from django.http import Http404
 from django.utils import translation
 
 from frontera.campaigns.permissions import can_run_session
+from frontera.play.selectors.core import viewer_for
 from frontera.play.views.common import DASHBOARD_FRAGMENTS, PHONE_FRAGMENTS, session_for
 from frontera.play.views.sessions import regions_html
 
@@ -37,8 +38,8 @@ def _viewer(request):
 
 def pushed_regions(request, session_id: int, regions) -> tuple[list[str], str, int] | None:
     """The regions of ``regions`` that the viewer's page shows, their HTML and the session's live
-    version they show; ``None`` if the viewer may no longer see the session, or their page shows
-    none of them."""
+    version they show (no region if their page shows none of them); ``None`` if the viewer may no
+    longer see the session."""
     user = _viewer(request)
     if user is None:
         return None
@@ -49,8 +50,25 @@ def pushed_regions(request, session_id: int, regions) -> tuple[list[str], str, i
     except Http404:
         return None
     page_regions = DASHBOARD_FRAGMENTS if can_run_session(user, session.campaign) else PHONE_FRAGMENTS
-    wanted = set(regions) & page_regions
+    wanted = shown_regions(regions, page_regions, lambda: viewer_for(session, user).seats)
     if not wanted:
-        return None
+        return [], "", 0  # nothing this page shows changed
     with translation.override(getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE):
         return sorted(wanted), *regions_html(viewer, session, wanted)
+
+
+def shown_regions(regions, page_regions: set[str], seats) -> set[str]:
+    """The regions of ``regions`` (a push's) that a page of ``page_regions`` shows: one named for
+    some seats only (``me:c12``, :func:`frontera.play.services.core.scoped`) if the viewer holds
+    that seat (``seats()``: the viewer's seats, asked for only then)."""
+    shown, held = set(), None
+    for region in regions:
+        name, _, seat = region.partition(":")
+        if name not in page_regions:
+            continue
+        if seat:
+            held = seats() if held is None else held
+            if seat not in held:
+                continue
+        shown.add(name)
+    return shown

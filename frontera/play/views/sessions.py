@@ -105,20 +105,33 @@ def regions_html(request, session, wanted: set[str]) -> tuple[str, int]:
     what a page fetches after a push (:func:`_regions`), or is sent with it
     (:mod:`frontera.play.views.pushed`)."""
     runs_it = can_run_session(request.user, session.campaign)
-    built = wanted - {"feed"}
+    # the feed, and a phone's table zones (what every viewer sees of the shared zones:
+    # rules_session.table_view), are the same HTML for every page of a side of the table: each is
+    # rendered once per state and language, for all of them
+    shared = wanted & ({"feed"} if runs_it else {"feed", "zones"})
+    built = wanted - shared
     parts = []
     stamp = feed_stamp(session.pk)
-    if built:
+    if built or "zones" in shared:
         # what every page of this state reads alike, read once for all of them (the session's row
         # with it: as new as the stamp, like the regions built from it)
         snapshot = session_snapshot(session, stamp)
         snapshot.refresh(session)
+    if built:
         template, context = page_context(request, session, built, snapshot=snapshot, oob=True)
         parts = [render_to_string(f"{template}#{name}", context, request) for name in sorted(built)]
+    if "zones" in shared:
+        key = f"play:zones:{session.pk}:{stamp}:{get_language()}:oob"
+        parts.append(_cached_feed(key, lambda: _render_zones(request, session, snapshot)))
     if "feed" in wanted:
         key = _feed_key(session, runs_it, oob=True, stamp=stamp)
         parts.append(_cached_feed(key, lambda: _render_feed(request, session, oob=True)))
     return "".join(parts), stamp_version(stamp)
+
+
+def _render_zones(request, session, snapshot) -> str:
+    template, context = page_context(request, session, {"zones"}, snapshot=snapshot, oob=True)
+    return render_to_string(f"{template}#zones", context, request)
 
 
 FEED_CACHE_SECONDS = 600
@@ -144,8 +157,9 @@ def _render_feed(request, session, *, oob: bool) -> str:
 
 
 def _cached_feed(key: str, render) -> str:
-    """The feed's HTML under ``key``, rendered by ``render()`` if no request of this process has
-    yet (the others asking for the same key meanwhile wait for it and take it from the cache)."""
+    """The HTML under ``key`` (a feed's, or a phone's table zones), rendered by ``render()`` if no
+    request of this process has yet (the others asking for the same key meanwhile wait for it and
+    take it from the cache)."""
     html = cache.get(key)
     if html is None:
         with _feed_lock(key):
