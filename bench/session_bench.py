@@ -213,6 +213,7 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, da
         times = {"call check (Mayor)": [], "draw (phone)": [], "choose (phone)": [], "dashboard page": [],
                  "phone page": [], "phone #checks fragment": []}
         push = []
+        draws = []  # (sent, the draw's version) of each phone's draw
         rng = random.Random(7)
         for n in range(checks):
             i = rng.randrange(players)
@@ -225,8 +226,10 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, da
             r, t = phones[i].get(page, fragment="checks")
             times["phone #checks fragment"].append(t)
             participant = re.search(r"/participantes/(\d+)/robar/", r.text).group(1)
+            drawn_at = time.perf_counter()
             r, t = phones[i].post(f"{page}participantes/{participant}/robar/")
             times["draw (phone)"].append(t)
+            draws.append((drawn_at, int(r.headers["X-Live-Version"])))  # the state its answer shows: its push's
             cards = re.findall(r'name="card" value="([^"]+)"', r.text)
             data = {"card": cards[0], "suit": "S"} if cards else {}
             if cards:
@@ -258,6 +261,11 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, da
         report("push: Mayor call → all clients", [x for x in latencies if x != float("inf")])
         missing = sum(1 for x in latencies if x == float("inf"))
         print(f"  pushes never received: {missing}")
+        # a phone's draw: until every client holds its version (the drawing phone's own stream
+        # included), matched by version, since the call's push may still be on its way when it goes
+        drawn = [max(next((t for t, v in events if v >= version), float("inf")) - sent for events in listeners.events)
+                 for sent, version in draws]
+        report("push: phone draw → all clients", [x for x in drawn if x != float("inf")])
         combat_rounds(server, page, mayor, phones, hero_ids, rounds)
     finally:
         server.stop()
