@@ -364,3 +364,34 @@ def test_a_push_s_request_that_finds_the_feed_being_rendered_waits_for_that_rend
     assert built == [{"checks"}]  # its own region only: the feed's view model is not built twice
     assert answer.text.endswith(planted)  # what the other rendered, after waiting for it
     assert '<section id="checks"' in answer.text and answer.text.count('id="feed"') == 1
+
+
+def _article(client, session, check) -> str:
+    html = client.get(session.get_absolute_url(), {"fragment": "checks"}, **HX).text
+    return re.search(rf'<article id="check-{check.pk}".*?</article>', html, re.S).group(0)
+
+
+def test_another_players_open_check_is_built_once_for_every_player_outside_it_and_never_stale(client):
+    """Issue #11: a player's view of another's open check holds nothing of their own (no form, no
+    card, no odds), so every player outside the check is shown the same article, built once for
+    that state of the check; the player in it still gets their own (its draw button, their odds),
+    and the article follows the check (the participant's draw shows at once)."""
+    from django.test import Client
+
+    session, mayor, seated, _minions = make_table(players=3, minions=0)
+    (p1, hero1), (p2, _), (p3, _) = seated
+    check = check_request(session=session, by=mayor, characters=[hero1], trait="manos")
+    clients = {}
+    for user in (p2, p3, p1):
+        clients[user] = Client()
+        clients[user].force_login(user)
+    own = _article(clients[p1], session, check)  # first: nothing of it may reach the others
+    assert 'data-testid="draw-' in own and "Probabilidades" in own and "csrfmiddlewaretoken" in own
+    before = [_article(clients[user], session, check) for user in (p2, p3)]
+    assert before[0] == before[1]
+    assert "<form" not in before[0] and "Probabilidades" not in before[0]
+    assert _article(clients[p1], session, check) != before[0]  # and the others' is not theirs
+    check_draw(participant=check.participants.get(), by=p1)
+    after = _article(clients[p2], session, check)
+    assert after != before[0] and "boca abajo" in after  # drawn, face down: not the cached article
+    assert after == _article(clients[p3], session, check)

@@ -170,7 +170,11 @@ def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = N
             "open": prueba.status != Check.Status.RESOLVED,
             "withdrawn": prueba.withdrawn,
             "can_withdraw": viewer.is_mayor and prueba.status != Check.Status.RESOLVED and not getattr(prueba, "owned", True),
-            "participants": [_participant_row(p, prueba, viewer, knowledge, participants) for p in participants],
+            "participants": (rows_of := [_participant_row(p, prueba, viewer, knowledge, participants)
+                                         for p in participants]),
+            # a player's view of another's check: no form, no card or odds of their own in it, so
+            # every such player's article of it is the same (templates/play/_checks_list.html)
+            "theirs": not viewer.is_mayor and not any(p["mine"] for p in rows_of),
         })
     return rows
 
