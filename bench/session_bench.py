@@ -67,6 +67,12 @@ RESULTS: dict[str, list[float]] = {}  # every figure printed, for the summary at
 PUSHES: dict[str, list] = {}
 
 
+def server_cpu(server) -> float:
+    """The CPU seconds (user and system, every thread) the server's process has used so far."""
+    fields = Path(f"/proc/{server.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def report(name, values, unit="ms", scale=1000):
     RESULTS[name] = list(values)
     if not values:
@@ -215,6 +221,7 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, da
         push = []
         draws = []  # (sent, the draw's version) of each phone's draw
         rng = random.Random(7)
+        cpu_before = server_cpu(server)
         for n in range(checks):
             i = rng.randrange(players)
             trait = rng.choice(["manos", "sentidos", "musculo", "cabeza"])
@@ -239,6 +246,7 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, da
                 times["dashboard page"].append(mayor.get(page)[1])
                 times["phone page"].append(phones[i].get(page)[1])
         time.sleep(1)
+        cpu = server_cpu(server) - cpu_before
         listeners.close()
         PUSHES.update(sent=[sent for sent, _ls, _n in push], arrivals=[[t for t, _v in ev] for ev in listeners.events])
         # push latency: for each Mayor action, the first "changed" each client got after it was sent
@@ -266,6 +274,10 @@ def session_over_http(tmp: Path, checks: int, players: int, rounds: int = 20, da
         drawn = [max(next((t for t, v in events if v >= version), float("inf")) - sent for events in listeners.events)
                  for sent, version in draws]
         report("push: phone draw → all clients", [x for x in drawn if x != float("inf")])
+        # the server process's CPU time (every thread's) per check: the call, the fetch, the draw,
+        # the choice, the pages, and every push each of them made, written or rendered for every
+        # stream; the machine's other load barely moves it, unlike the latencies
+        print(f"  server CPU per check         {1000 * cpu / checks:7.1f} ms")
         combat_rounds(server, page, mayor, phones, hero_ids, rounds)
     finally:
         server.stop()
