@@ -228,8 +228,9 @@ CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # HTML rendered once and kept, each piece keyed by everything it shows: each line of a session's
     # feed, per language and side of the table (templates/play/_feed.html: a line never changes, and
-    # every page shows the latest 25), a resolved check's article (templates/play/_checks_list.html)
-    # and each card of the Mayor's board (templates/play/_cast.html)
+    # every page shows the latest 25), a check's article that holds nothing of its viewer's own (a
+    # resolved check, a player's view of another's: templates/play/_checks_list.html), each card of
+    # the Mayor's board (templates/play/_cast.html) and a phone's table zones per state
     "feed": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "feed",
              "OPTIONS": {"MAX_ENTRIES": 5000}},
 }

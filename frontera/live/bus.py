@@ -70,7 +70,7 @@ class Push(int):
         version, *rest = text.split(" ")
         regions = next((r for r in rest if not r.startswith("@")), None)
         actor = next((int(r[1:]) for r in rest if r.startswith("@") and r[1:].isdigit()), None)
-        return cls(int(version), [r for r in regions.split(",") if r] if regions else None, actor)
+        return cls(int(version), None if regions is None else [r for r in regions.split(",") if r], actor)
 
 
 def unscoped(regions) -> tuple[str, ...]:

@@ -227,6 +227,9 @@ def test_a_region_named_for_one_seat_travels_whole_and_reaches_a_page_by_its_nam
     assert again.regions == ("checks", "me:c12", "me:c7", "zones") and again.actor == 5
     assert json.loads(format_event("changed", again, "session:1", again.regions).split("data: ")[1])["regions"] == [
         "checks", "me", "zones"]
+    for actor in (None, 5):  # a push that names no region at all stays one that names none (not "every")
+        empty = bus.Push.decode(bus.Push(44, [], actor=actor).encode().encode())
+        assert empty.regions == () and empty.actor == actor
 
 
 async def _stream_opened(topic: str, since: int):

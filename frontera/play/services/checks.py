@@ -25,6 +25,7 @@ from frontera.characters.models import Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.play.models import MAYOR_SEAT, Check, GameSession, Participant
 from frontera.play.services.core import (
+    BOARD,
     CHECKS,
     E_NO_CHARACTERS,
     E_NOT_IN_CAMPAIGN,
@@ -337,7 +338,9 @@ def check_draw(*, participant: Participant, by, in_session: int | None = None) -
     save_state(session, state)
     log.cards(events, before, state, prueba=prueba)
     update(participant, ("drawn", "drawn_by", "status", "outcome"))
-    log.regions = {CHECKS, FEED, *log.moved_regions()}  # a draw moves cards and changes no track
+    # a draw moves cards and changes no track; the Mayor's table even when no card was left to draw
+    # (his last table action can no longer be undone: frontera/play/selectors/pages.py, undo)
+    log.regions = {CHECKS, FEED, BOARD, *log.moved_regions()}
     log.flush()
     _refresh_check(prueba, session, by)
     return participant
