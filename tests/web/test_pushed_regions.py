@@ -40,6 +40,21 @@ async def _next(stream) -> str:
     return (await asyncio.wait_for(stream.__anext__(), 5)).decode()
 
 
+def _sent_to(users, session, action) -> list[str]:
+    """What each of ``users``' page streams is sent first after ``action()`` (a coroutine function),
+    run once every stream is open."""
+
+    async def scenario():
+        streams = [await _open(user, session) for user in users]
+        await action()
+        messages = [await _next(stream) for stream in streams]
+        for stream in streams:
+            await stream.aclose()
+        return messages
+
+    return asyncio.run(scenario())
+
+
 async def _after_a_call(user, session, mayor, hero, meanwhile=None) -> str:
     """What ``user``'s page stream is sent when the Mayor calls a check on ``hero``, after
     ``meanwhile(client)`` (the stream's browser) has run, once the stream is open."""
@@ -76,15 +91,8 @@ def test_each_page_is_sent_the_regions_a_push_names_as_its_viewer_would_fetch_th
     session, mayor, seated, _minions = make_table(players=2, minions=0)
     (p1, hero1), (p2, _hero2) = seated
 
-    async def scenario():
-        streams = [await _open(user, session) for user in (mayor, p1, p2)]
-        await sync_to_async(check_request)(session=session, by=mayor, characters=[hero1], trait="manos")
-        messages = [await _next(stream) for stream in streams]
-        for stream in streams:
-            await stream.aclose()
-        return messages
-
-    for_mayor, for_p1, for_p2 = asyncio.run(scenario())
+    for_mayor, for_p1, for_p2 = _sent_to((mayor, p1, p2), session, lambda: sync_to_async(check_request)(
+        session=session, by=mayor, characters=[hero1], trait="manos"))
     version = session_version(session.pk)
     assert for_mayor.startswith(f"id: {version}\nevent: changed\n")  # his own action: his answer brings it
     for user, message in ((p1, for_p1), (p2, for_p2)):
@@ -105,15 +113,7 @@ def test_a_players_draw_reaches_the_mayor_with_his_regions_and_the_player_with_a
     check = check_request(session=session, by=mayor, characters=[hero1], trait="manos")
     participant = check.participants.get()
 
-    async def scenario():
-        streams = [await _open(user, session) for user in (mayor, p1)]
-        await sync_to_async(check_draw)(participant=participant, by=p1)
-        messages = [await _next(stream) for stream in streams]
-        for stream in streams:
-            await stream.aclose()
-        return messages
-
-    for_mayor, for_p1 = asyncio.run(scenario())
+    for_mayor, for_p1 = _sent_to((mayor, p1), session, lambda: sync_to_async(check_draw)(participant=participant, by=p1))
     assert "event: changed\n" in for_p1
     sent = _regions_event(for_mayor)
     assert sent["regions"] == ["board", "checks", "feed"]  # "me" is a phone's region: not his page's
@@ -132,15 +132,8 @@ def test_fr_mode_7_a_withdrawal_sends_the_player_whose_cards_went_back_their_own
     check = check_request(session=session, by=mayor, characters=[hero1], trait="manos")
     check_draw(participant=check.participants.get(), by=p1)
 
-    async def scenario():
-        streams = [await _open(user, session) for user in (p1, p2)]
-        await sync_to_async(check_withdraw)(prueba=check, by=mayor)
-        messages = [await _next(stream) for stream in streams]
-        for stream in streams:
-            await stream.aclose()
-        return messages
-
-    for_p1, for_p2 = (_regions_event(message) for message in asyncio.run(scenario()))
+    for_p1, for_p2 = (_regions_event(message) for message in _sent_to(
+        (p1, p2), session, lambda: sync_to_async(check_withdraw)(prueba=check, by=mayor)))
     assert for_p1["regions"] == ["checks", "feed", "me"]
     assert _normalised(for_p1["html"]) == _normalised(_fetched(p1, session, "checks,feed,me"))
     assert for_p2["regions"] == ["checks", "feed"]
@@ -157,15 +150,8 @@ def test_fr_mode_4_a_phase_1_draw_sends_the_other_phones_the_table_zones_and_not
     (p1, hero1), (p2, _hero2), (p3, _hero3) = seated
     participant = check_request(session=session, by=mayor, characters=[hero1], trait="manos").participants.get()
 
-    async def scenario():
-        streams = [await _open(user, session) for user in (p2, p3)]
-        await sync_to_async(check_draw)(participant=participant, by=p1)
-        messages = [await _next(stream) for stream in streams]
-        for stream in streams:
-            await stream.aclose()
-        return messages
-
-    for user, message in zip((p2, p3), asyncio.run(scenario()), strict=True):
+    sent = _sent_to((p2, p3), session, lambda: sync_to_async(check_draw)(participant=participant, by=p1))
+    for user, message in zip((p2, p3), sent, strict=True):
         sent = _regions_event(message)
         assert sent["regions"] == ["checks", "feed", "zones"]
         assert 'id="zones"' in sent["html"] and 'id="me"' not in sent["html"]
