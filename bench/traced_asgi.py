@@ -63,11 +63,14 @@ def _before(what: str, fn, after: str = ""):
 
 
 bus.MemoryBackend.publish = _before("publish", bus.MemoryBackend.publish)
-bus.MemoryBackend._deliver = staticmethod(_before("deliver", bus.MemoryBackend._deliver))
 bus.MemoryBackend.settle = _before("settle", bus.MemoryBackend.settle, after="settled")
 bus.RedisBackend.publish = _before("publish", bus.RedisBackend.publish)
 bus.RedisBackend.settle = _before("settle", bus.RedisBackend.settle, after="settled")
-if hasattr(bus, "_RedisHub"):  # (not in the code before session 23) a push back from Redis, handed out
+if hasattr(bus, "_Settling"):  # (since session 25) either backend hands a push to its process's loops
+    bus._Settling._run_then_mark = staticmethod(_before("deliver", bus._Settling._run_then_mark))
+else:
+    bus.MemoryBackend._deliver = staticmethod(_before("deliver", bus.MemoryBackend._deliver))
+if hasattr(bus, "_RedisHub") and not hasattr(bus, "_Settling"):  # (sessions 23-24) a push back from Redis
     _dispatch = bus._RedisHub._dispatch
     bus._RedisHub._dispatch = lambda self, message: (
         mark("deliver") if message.get("type") == "message" else None) or _dispatch(self, message)

@@ -6,7 +6,10 @@ refetches the fragments it may see, and only those that can have changed (issue 
 come from durable logs, so a client that missed a
 message catches up on reconnect. Backends: an in-process broadcaster by default (one server
 process); Redis pub/sub when ``REDIS_URL`` is set (several processes), one subscription per
-process's event loop shared by all its streams (:class:`_RedisHub`). At-most-once is enough.
+process's event loop shared by all its streams (:class:`_RedisHub`). A process hands its own pushes
+to its own streams at once and Redis carries them to the other processes (as socket.io's Redis
+adapter does): Redis's copy comes back marked as the process's own and is dropped. At-most-once is
+enough.
 
 Faults never lose a change for good: a publish that fails after commit is logged and the action
 still answers as a success; a Redis subscription that drops is made again, and the subscriber is
@@ -19,6 +22,7 @@ import asyncio
 import logging
 import threading
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -79,15 +83,54 @@ def unscoped(regions) -> tuple[str, ...]:
     return tuple(sorted({region.partition(":")[0] for region in regions}))
 
 
-class MemoryBackend:
-    """Subscribers are asyncio queues on their own loops; publishers may be any thread."""
+class _Settling:
+    """Pushes handed to this process's event loops, and :meth:`settle` for the publishing thread.
+
+    One wake-up per loop, not per subscriber: a loop's queues are filled in one callback (a wake-up
+    is a write to the loop's self-pipe, and each handed the GIL to that loop mid-publish). A marker
+    is set in the loop's next turn, after the subscribers the puts woke have run: those that write
+    at once (a topic's SSE stream) have written. Best effort: a stream that reads the database
+    first (the multi-topic one, through a thread) writes later, and the caller goes on at the
+    timeout anyway."""
 
     SETTLE_PENDING = 16  # a thread that never settles keeps at most this many markers
 
     def __init__(self) -> None:
+        self._published = threading.local()  # each publishing thread's markers, for :meth:`settle`
+
+    def _hand_out(self, loop: asyncio.AbstractEventLoop, deliver, *args) -> None:
+        """``deliver(*args)`` on ``loop``, then a marker set in its next turn."""
+        marker = threading.Event()
+        try:
+            loop.call_soon_threadsafe(self._run_then_mark, loop, deliver, args, marker)
+        except RuntimeError:  # that loop has closed; its subscribers are going away
+            return
+        pending = [m for m in getattr(self._published, "markers", ()) if not m.is_set()]
+        self._published.markers = [*pending, marker][-self.SETTLE_PENDING:]
+
+    @staticmethod
+    def _run_then_mark(loop: asyncio.AbstractEventLoop, deliver, args, marker: threading.Event) -> None:
+        deliver(*args)
+        loop.call_soon(marker.set)
+
+    def settle(self, timeout: float) -> None:
+        """Wait, at most ``timeout`` seconds, until the loops of this thread's pushes since its last
+        settle have had their turn: a sync view about to render keeps the GIL from the loop that
+        writes those pushes to the other pages (issue #13)."""
+        markers, self._published.markers = getattr(self._published, "markers", []), []
+        deadline = time.monotonic() + timeout
+        for marker in markers:
+            if not marker.wait(max(0.0, deadline - time.monotonic())):
+                return
+
+
+class MemoryBackend(_Settling):
+    """Subscribers are asyncio queues on their own loops; publishers may be any thread."""
+
+    def __init__(self) -> None:
+        super().__init__()
         self._lock = threading.Lock()
         self._subscribers: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]]] = defaultdict(set)
-        self._published = threading.local()  # each publishing thread's markers, for :meth:`settle`
 
     def has_local_subscribers(self, topic: str) -> bool:
         return bool(self._subscribers.get(topic))
@@ -100,36 +143,7 @@ class MemoryBackend:
         for loop, queue in targets:
             queues_of.setdefault(loop, []).append(queue)
         for loop, queues in queues_of.items():
-            # One wake-up per loop, not per subscriber: its queues are filled in one callback (a
-            # wake-up is a write to the loop's self-pipe, and each handed the GIL to that loop mid-
-            # publish). The marker is set in the loop's next turn, after the subscribers the puts
-            # woke have run: those that write at once (a topic's SSE stream) have written. Best
-            # effort: a stream that reads the database first (the multi-topic one, through a
-            # thread) writes later, and the caller goes on at the timeout anyway.
-            marker = threading.Event()
-            try:
-                loop.call_soon_threadsafe(self._deliver, loop, queues, version, marker)
-            except RuntimeError:  # that loop has closed; its subscribers are going away
-                continue
-            pending = [m for m in getattr(self._published, "markers", ()) if not m.is_set()]
-            self._published.markers = [*pending, marker][-self.SETTLE_PENDING:]
-
-    @staticmethod
-    def _deliver(loop: asyncio.AbstractEventLoop, queues: list[asyncio.Queue], version: int,
-                 marker: threading.Event) -> None:
-        for queue in queues:
-            queue.put_nowait(version)
-        loop.call_soon(marker.set)
-
-    def settle(self, timeout: float) -> None:
-        """Wait, at most ``timeout`` seconds, until the loops of this thread's pushes since its last
-        settle have had their turn: a sync view about to render keeps the GIL from the loop that
-        writes those pushes to the other pages (issue #13)."""
-        markers, self._published.markers = getattr(self._published, "markers", []), []
-        deadline = time.monotonic() + timeout
-        for marker in markers:
-            if not marker.wait(max(0.0, deadline - time.monotonic())):
-                return
+            self._hand_out(loop, _put_on, queues, version)
 
     @asynccontextmanager
     async def subscribe(self, topic: str) -> AsyncIterator[asyncio.Queue]:
@@ -145,18 +159,24 @@ class MemoryBackend:
                     del self._subscribers[topic]
 
 
-class RedisBackend:
+def _put_on(queues, version) -> None:
+    for queue in queues:
+        queue.put_nowait(version)
+
+
+class RedisBackend(_Settling):
+    """Redis pub/sub between processes. A push is handed to this process's own streams at once (no
+    round trip to Redis and back on the way to them: issue #11) and published to Redis for the
+    others, marked with this backend's ``origin``; its hubs drop the copy Redis sends back."""
+
     def __init__(self, url: str) -> None:
+        super().__init__()
         self.url = url
+        self.origin = uuid.uuid4().hex[:12]  # this process's mark on what it publishes
         self._client = None
         self._local: dict[str, int] = defaultdict(int)  # this process's streams per topic
         self._local_lock = threading.Lock()  # streams may run on several loops (threads)
         self._hubs: dict[asyncio.AbstractEventLoop, _RedisHub] = {}
-        # the pushes published from this process that its own streams follow, until its hub has
-        # handed them to those streams: (channel, message) -> markers set then (:meth:`settle`)
-        self._awaited: dict[tuple[str, bytes], list[threading.Event]] = {}
-        self._awaited_lock = threading.Lock()
-        self._published = threading.local()  # each publishing thread's (key, marker), for settle
 
     def has_local_subscribers(self, topic: str) -> bool:
         return self._local.get(topic, 0) > 0
@@ -171,51 +191,15 @@ class RedisBackend:
         return self._client
 
     def publish(self, topic: str, version: int) -> None:
+        """This process's streams of ``topic`` are handed the push first; then Redis carries it to
+        the other processes' (a Redis that is away raises, after the local streams have it)."""
         push = version if isinstance(version, Push) else Push(version)
-        channel, message = CHANNEL_PREFIX + topic, push.encode().encode()
-        awaited = None
-        if self.has_local_subscribers(topic):  # this process's streams will be sent it back
-            awaited = ((channel, message), threading.Event())
-            with self._awaited_lock:
-                if len(self._awaited) > MemoryBackend.SETTLE_PENDING * 4:  # never delivered (Redis away)
-                    self._awaited.clear()
-                self._awaited.setdefault(awaited[0], []).append(awaited[1])
-            pending = [(k, m) for k, m in getattr(self._published, "markers", ()) if not m.is_set()]
-            self._published.markers = [*pending, awaited][-MemoryBackend.SETTLE_PENDING:]
-        try:
-            self._sync_client().publish(channel, message)
-        except Exception:
-            if awaited is not None:  # nothing will come back: the caller's settle does not wait for it
-                self._published.markers = [m for m in self._published.markers if m is not awaited]
-                self._forget(*awaited)
-            raise
-
-    def _delivered(self, loop: asyncio.AbstractEventLoop, channel: str, message: bytes) -> None:
-        """A hub (on ``loop``) has put a push on its streams' queues: the publishers waiting in
-        :meth:`settle` go on in the loop's next turn, after those streams have written it."""
-        with self._awaited_lock:
-            markers = self._awaited.pop((channel, message), ())
-        for marker in markers:
-            loop.call_soon(marker.set)
-
-    def settle(self, timeout: float) -> None:
-        """Wait, at most ``timeout`` seconds, until this process's streams have been sent the
-        pushes this thread published since its last settle (Redis sends them back to the process's
-        hub): as the in-process backend does, so that a sync view about to render does not keep the
-        GIL from the loop that writes them (issue #13)."""
-        markers, self._published.markers = getattr(self._published, "markers", []), []
-        deadline = time.monotonic() + timeout
-        for key, marker in markers:
-            if not marker.wait(max(0.0, deadline - time.monotonic())):
-                self._forget(key, marker)  # not delivered in time (Redis slow or away): not awaited
-
-    def _forget(self, key: tuple[str, bytes], marker: threading.Event) -> None:
-        with self._awaited_lock:
-            waiting = self._awaited.get(key, [])
-            if marker in waiting:
-                waiting.remove(marker)
-            if not waiting:
-                self._awaited.pop(key, None)
+        with self._local_lock:
+            hubs = [(loop, hub) for loop, hub in self._hubs.items() if topic in hub.queues]
+        for loop, hub in hubs:
+            self._hand_out(loop, hub.hand_out, topic, push)
+        message = f"{self.origin}|{push.encode()}".encode()
+        self._sync_client().publish(CHANNEL_PREFIX + topic, message)
 
     @asynccontextmanager
     async def subscribe(self, topic: str) -> AsyncIterator[asyncio.Queue]:
@@ -244,7 +228,7 @@ class RedisBackend:
                 del self._hubs[closed]
             hub = self._hubs.get(loop)
             if hub is None:
-                hub = self._hubs[loop] = _RedisHub(self.url, delivered=self._delivered)
+                hub = self._hubs[loop] = _RedisHub(self.url, origin=self.origin)
             return hub
 
 
@@ -261,9 +245,9 @@ class _RedisHub:
     on its streams' queues: a push may have been missed meanwhile, and the streams re-read the
     durable version."""
 
-    def __init__(self, url: str, delivered=None) -> None:
+    def __init__(self, url: str, origin: str = "") -> None:
         self.url = url
-        self._delivered = delivered  # told (loop, channel, message) after each push is handed out
+        self._own = f"{origin}|".encode() if origin else None  # the prefix of this process's pushes
         self.queues: dict[str, set[asyncio.Queue]] = {}
         self._lock = asyncio.Lock()  # (un)subscribing and swapping the connection, one at a time
         self._pubsub = None  # the live subscription, None while (re)connecting
@@ -473,11 +457,16 @@ class _RedisHub:
                 if not confirmed.done():
                     confirmed.set_result(None)
             return
-        push = Push.decode(message["data"])
-        for queue in self.queues.get(channel.removeprefix(CHANNEL_PREFIX), ()):
+        data = message["data"]
+        data = data if isinstance(data, bytes) else str(data).encode()
+        if self._own is not None and data.startswith(self._own):
+            return  # this process's own push: its streams were handed it when it was published
+        self.hand_out(channel.removeprefix(CHANNEL_PREFIX), Push.decode(data.rpartition(b"|")[2]))
+
+    def hand_out(self, topic: str, push: Push) -> None:
+        """``push`` on the queue of every stream of ``topic`` (on this hub's loop)."""
+        for queue in self.queues.get(topic, ()):
             queue.put_nowait(push)
-        if self._delivered is not None:
-            self._delivered(asyncio.get_running_loop(), channel, message["data"])
 
 
 def _still_connected(pubsub) -> None:
@@ -571,9 +560,10 @@ def _let_the_push_out(topic: str) -> None:
 
 def settle(timeout: float) -> None:
     """Let the pushes this thread published go out before it goes on, waiting at most ``timeout``
-    seconds: with the in-process backend, until the loops of their subscribers have had their
-    turn (the SSE streams have written them); with Redis, a short pause. For a sync view that
-    renders right after a commit (the render holds the GIL the event loop needs to write)."""
+    seconds: until the loops of this process's subscribers have had their turn (the SSE streams
+    have written them), with either backend (Redis carries them to the other processes). For a
+    sync view that renders right after a commit (the render holds the GIL the event loop needs to
+    write)."""
     get_backend().settle(timeout)
 
 

@@ -172,8 +172,8 @@ def test_a_stream_closed_while_it_subscribes_leaves_nothing_behind(backend, priv
 
 def test_a_publisher_settles_once_its_process_streams_hold_the_push(backend):
     """A request's thread publishes after its commit, then waits (``settle``) until this process's
-    streams have been handed the push that Redis sends back, before it renders its answer and takes
-    the GIL from the loop that writes them; as long as that takes, and no longer than it is allowed."""
+    streams have been handed the push, before it renders its answer and takes the GIL from the loop
+    that writes them; as long as that takes, and no longer than it is allowed."""
     import threading
     import time
 
@@ -193,7 +193,6 @@ def test_a_publisher_settles_once_its_process_streams_hold_the_push(backend):
         bus.settle(5.0)
         settled = time.monotonic()
         assert held and held[0][0] == 21 and held[0][1] <= settled, "settle returned before the stream held the push"
-        assert backend._awaited == {}, "a delivered push is no longer awaited"
         started = time.monotonic()
         bus.publish("session:2", 22)  # nobody follows it here: nothing to wait for
         bus.settle(5.0)
@@ -332,3 +331,59 @@ def test_a_connection_lost_as_the_hub_subscribes_again_is_made_anew(backend, pri
             return resync, await _get(queue), len(opened), _channels(private_redis.url)
 
     assert asyncio.run(scenario()) == (bus.RESYNC, 51, 3, {"session:1": 1})
+
+
+def test_a_process_hands_its_own_pushes_to_its_streams_once_and_redis_carries_the_others(
+    backend, private_redis  # noqa: F811
+):
+    """A push published here reaches this process's streams without Redis (a publish Redis never
+    carries still reaches them), once (the copy Redis sends back, marked as this process's, is
+    dropped), and reaches a stream of another process through Redis; a push of another process
+    (another backend, or a bare version) reaches this process's streams through Redis."""
+    other = bus.RedisBackend(private_redis.url)  # another process's bus
+
+    async def scenario():
+        async with backend.subscribe("session:1") as here, other.subscribe("session:1") as there:
+            client = backend._sync_client()
+            carried = client.publish
+            client.publish = lambda channel, message: 0  # Redis loses this one
+            await asyncio.to_thread(backend.publish, "session:1", bus.Push(60, ["board"]))
+            client.publish = carried
+            lost = await _get(here)
+            await asyncio.to_thread(backend.publish, "session:1", bus.Push(61, ["checks"], 4))
+            mine, theirs = await _get(here), await _get(there)
+            await asyncio.to_thread(other.publish, "session:1", bus.Push(62, ["feed"]))
+            await asyncio.to_thread(redis.Redis.from_url(private_redis.url).publish,
+                                    bus.CHANNEL_PREFIX + "session:1", b"63")
+            later = [await _get(here), await _get(here), await _get(there), await _get(there)]
+            await asyncio.sleep(0.2)  # a copy of 61 sent back by Redis would have arrived by now
+            return lost, mine, theirs, later, here.empty(), there.empty()
+
+    lost, mine, theirs, later, here_empty, there_empty = asyncio.run(scenario())
+    assert (lost, lost.regions) == (60, ("board",))
+    assert (mine, mine.regions, mine.actor) == (61, ("checks",), 4)
+    assert (theirs, theirs.regions, theirs.actor) == (61, ("checks",), 4)
+    assert later == [62, 63, 62, 63]
+    assert later[0].regions == ("feed",) and later[1].regions is None
+    assert here_empty and there_empty, "a push reached a stream twice"
+
+
+def test_with_redis_away_this_process_streams_still_get_its_pushes(backend, private_redis):  # noqa: F811
+    """Redis stops: a push published here still reaches this process's streams at once (the
+    publish to the other processes fails, and the caller logs it)."""
+
+    async def scenario():
+        async with backend.subscribe("session:1") as queue:
+            await asyncio.to_thread(private_redis.stop)
+            try:
+                await asyncio.to_thread(bus.publish, "session:1", 71)
+            except redis.ConnectionError:
+                failed = True
+            else:
+                failed = False
+            got = await _get(queue)
+            while got == bus.RESYNC:  # (the hub noticed the drop first)
+                got = await _get(queue)
+            return failed, got
+
+    assert asyncio.run(scenario()) == (True, 71)
