@@ -12,6 +12,7 @@ seen by everyone once revealed (at once in a trait check, all together in an opp
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC
@@ -29,7 +30,7 @@ from frontera.rules import characters as rules_characters
 from frontera.rules import session as rules_session
 from frontera.rules.cards import SUIT_SYMBOL, SUITS, Card
 from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES, SOBRIETY_NAMES, draw_penalty, incapacity
-from frontera.sql import column, load, rows, table
+from frontera.sql import column, rows, table
 
 FEED_LENGTH = 25
 # each kind's label (lazy: translated when read); Character.get_kind_display() rebuilds the field's
@@ -144,11 +145,21 @@ def render_message(message: str, params: dict) -> str:
 
 class FeedLine:
     """One line of the feed. Its text is put in the reader's language only when a page renders the
-    line: the pages keep each line's HTML once rendered (``templates/play/_feed.html``), and after a
-    push only the new lines are rendered (issue #11)."""
+    line: the pages keep each line's HTML once rendered (:mod:`frontera.play.views.feed`), and
+    after a push only the new lines are rendered (issue #11). So its parameters and rules are
+    decoded then too: ``params`` and ``rules`` may be given as their JSON."""
 
-    def __init__(self, pk: int, at, message: str, params: dict, rules: list[str]) -> None:
-        self.pk, self.at, self.message, self.params, self.rules = pk, at, message, params, rules
+    def __init__(self, pk: int, at, message: str, params: dict | str, rules: list[str] | str) -> None:
+        self.pk, self.at, self.message = pk, at, message
+        self._params, self._rules = params, rules
+
+    @cached_property
+    def params(self) -> dict:
+        return json.loads(self._params) if isinstance(self._params, str) else self._params
+
+    @cached_property
+    def rules(self) -> list[str]:
+        return json.loads(self._rules) if isinstance(self._rules, str) else self._rules
 
     @cached_property
     def text(self) -> str:
@@ -157,9 +168,15 @@ class FeedLine:
 
 def session_feed(session: GameSession, limit: int = FEED_LENGTH) -> list[FeedLine]:
     """The latest rule decisions, explained. They never name a hidden card (the services only put
-    public facts in them); card movements stay in the log, redacted per viewer by ``seen_by``."""
-    events = load(SessionEvent, _feed_sql(), (session.pk, SessionEvent.Kind.DECISION, limit))
-    return [FeedLine(e.pk, e.created_at, e.message, e.params, e.rules) for e in events]
+    public facts in them); card movements stay in the log, redacted per viewer by ``seen_by``.
+    Read as plain rows: every page of the session reads them after every push, and most of their
+    lines are already rendered (no model is made, no JSON decoded for them)."""
+    lines = []
+    for pk, at, message, params, rules in rows(_feed_sql(), (session.pk, SessionEvent.Kind.DECISION, limit)):
+        if timezone.is_naive(at):  # SQLite's column, read without the ORM: UTC, as Django writes it
+            at = timezone.make_aware(at, UTC)
+        lines.append(FeedLine(pk, at, message, params, rules))
+    return lines
 
 
 @cache

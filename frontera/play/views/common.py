@@ -23,6 +23,7 @@ from frontera.play.selectors.core import feed_stamp, stamp_version
 from frontera.play.selectors.pages import dashboard_view, phone_view
 from frontera.play.selectors.snapshot import fresh_row, session_snapshot
 from frontera.play.services.core import session_topic
+from frontera.play.views.feed import feed_lines
 
 DASHBOARD_FRAGMENTS = {"board", "checks", "feed", "combat"}
 # The Mayor's toolbar: each button opens one form in the page's dialog (views.dialogs).
@@ -74,6 +75,8 @@ def page_context(request, session, regions: set[str] | None = None, snapshot=Non
         context = phone_view(session, request.user, regions, snapshot)
         template = "play/phone.html"
         live_regions = PHONE_FRAGMENTS
+    if "feed" in context:  # each line's HTML, rendered once (frontera/play/views/feed.py)
+        context["feed_lines"] = feed_lines(context["feed"], is_mayor=context["is_mayor"])
     # what the page's live element may ask for after a push (static/js/live-regions.js)
     context.update(live_topic=session_topic(session.pk), live_regions=" ".join(sorted(live_regions)), **extra)
     return template, context
