@@ -226,9 +226,9 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 LIVE_BUS_BACKEND = "redis" if REDIS_URL else "memory"
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # HTML rendered once and kept, each piece keyed by everything it shows: each line of a session's
-    # feed, per language and side of the table (templates/play/_feed.html: a line never changes, and
-    # every page shows the latest 25), a check's article that holds nothing of its viewer's own (a
+    # HTML rendered once and kept, each piece keyed by everything it shows: a session's feed per
+    # state, language and side of the table (frontera/play/views/sessions.py; its lines are kept apart,
+    # frontera/play/views/feed.py: a line never changes), a check's article that holds nothing of its viewer's own (a
     # resolved check, a player's view of another's: templates/play/_checks_list.html), each card of
     # the Mayor's board (templates/play/_cast.html) and a phone's table zones per state
     "feed": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "feed",
