@@ -10,7 +10,8 @@ the functions they name; nothing of the app is changed:
 - ``view`` / ``view end``: the call's view (``check_new``) starts and returns;
 - ``service``: the view calls the service (``check_request``);
 - ``publish``: the bus is told after the commit; ``deliver``: the event loop hands it to the streams
-  (with ``REDIS_URL``, when the push comes back from Redis to the process's hub);
+  (since session 25 with either backend: a process hands its own pushes to its own streams; in
+  sessions 23-24, with ``REDIS_URL``, when the push came back from Redis to the process's hub);
 - ``settle`` / ``settled``: the request's thread starts and stops waiting for the streams' writes;
 - ``write``: a stream formats its ``changed`` event, or the regions it sends with a push, right
   before writing it;

@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-LINES_KEPT = 5000
+LINES_KEPT = 5000  # the least recently shown are dropped first
 
 _lines: OrderedDict[tuple, SafeString] = OrderedDict()
 _lock = threading.Lock()
@@ -36,6 +36,8 @@ def _line(line, language: str, is_mayor: bool) -> SafeString:
     key = (line.pk, line.at, language, is_mayor)
     with _lock:
         html = _lines.get(key)
+        if html is not None:
+            _lines.move_to_end(key)  # the least recently shown lines go first
     if html is None:
         html = render_to_string("play/_feed_line.html", {"line": line, "is_mayor": is_mayor})
         with _lock:
