@@ -45,7 +45,7 @@ def test_a_phone_is_sent_the_regions_a_push_names_with_it_and_fetches_every_regi
         fetched = _fragments(ana)
         lines = ana.locator("#feed li").count()
         _call_djamal(mayor)  # a check called: the checks and the feed change, nothing else
-        ana.locator("#checks").get_by_text("Djamal").first.wait_for(timeout=1_500)
+        ana.locator("#table").get_by_text("Djamal").first.wait_for(timeout=1_500)
         ana.wait_for_function("([n]) => document.querySelectorAll('#feed li').length > n", arg=[lines],
                               timeout=1_500)  # the feed came with it too
         ana.wait_for_timeout(500)  # any request would have left by now
@@ -55,7 +55,7 @@ def test_a_phone_is_sent_the_regions_a_push_names_with_it_and_fetches_every_regi
         _hurt_clementine(mayor, ana)
         ana.wait_for_timeout(500)
         # in one request, the page's live element's: every region, since the push named none
-        assert fetched == [["checks", "combat", "feed", "me", "zones"]], fetched
+        assert fetched == [["checks", "combat", "feed", "me", "table", "zones"]], fetched
         shot(ana, "regions-01-hurt-shown")
     finally:
         laptop.close()
@@ -114,7 +114,7 @@ def test_pushes_meanwhile_are_gathered_a_failed_fetch_is_tried_again_and_a_refus
         assert fetched == [["checks"]], fetched
         _push(ana, None)  # the next push fetches what it names (every region), as ever
         ana.wait_for_timeout(400)
-        assert fetched == [["checks"], ["checks", "combat", "feed", "me", "zones"]], fetched
+        assert fetched == [["checks"], ["checks", "combat", "feed", "me", "table", "zones"]], fetched
     finally:
         laptop.close()
 
@@ -129,7 +129,7 @@ def test_the_page_that_acts_fetches_only_what_the_answer_to_its_action_does_not_
         lines = feed.count()
         mayor_fetched, ana_fetched = _fragments(mayor), _fragments(ana)
         _call_djamal(mayor)  # the Mayor's answer is his #checks; the push names checks and feed
-        ana.locator("#checks").get_by_text("Djamal").first.wait_for(timeout=1_500)
+        ana.locator("#table").get_by_text("Djamal").first.wait_for(timeout=1_500)
         mayor.wait_for_function("([n]) => document.querySelectorAll('#feed li').length > n", arg=[lines],
                                 timeout=1_500)  # the feed line of the call, from the push
         mayor.wait_for_timeout(600)  # longer than a region waits for its page's own answer
@@ -144,7 +144,7 @@ def test_the_page_that_acts_fetches_only_what_the_answer_to_its_action_does_not_
         mayor.wait_for_function("([n]) => document.querySelectorAll('#feed li').length > n", arg=[lines],
                                 timeout=1_500)  # the draw's line, with the push
         ana.wait_for_timeout(600)
-        assert ana_fetched == [["feed", "me", "zones"]], ana_fetched  # its #checks came with the answer
+        assert ana_fetched == [["feed", "me", "table", "zones"]], ana_fetched  # its #checks came with the answer
         assert mayor_fetched == [], mayor_fetched  # his board, checks and feed came with the push
         shot(mayor, "regions-02-own-answer")
     finally:
@@ -159,7 +159,7 @@ def test_an_answer_older_than_a_push_that_came_with_its_region_has_that_region_f
     laptop, mayor, ana = _table(browser, app_server, phone, "rg8")
     try:
         _call_djamal(mayor)
-        ana.locator("#checks").get_by_text("Djamal").first.wait_for(timeout=1_500)
+        ana.locator("#table").get_by_text("Djamal").first.wait_for(timeout=1_500)
         ana.wait_for_timeout(300)
         fetched = _fragments(ana)
         # a push from the future came with #checks (empty HTML: nothing swapped)
@@ -170,7 +170,7 @@ def test_an_answer_older_than_a_push_that_came_with_its_region_has_that_region_f
         ana.locator("#checks .pcard-button").first.wait_for()
         ana.wait_for_timeout(600)
         assert ["checks"] in fetched, fetched  # fetched again after the older answer
-        assert sorted(name for asked in fetched for name in asked) == ["checks", "feed", "me", "zones"], fetched
+        assert sorted(name for asked in fetched for name in asked) == ["checks", "feed", "me", "table", "zones"], fetched
     finally:
         laptop.close()
 
@@ -196,7 +196,7 @@ def test_a_refetch_answered_after_a_newer_push_came_with_its_region_has_that_reg
         _hurt_clementine(mayor, ana)
         ana.wait_for_timeout(800)
         assert ana.evaluate("() => window.__faked") is True
-        assert fetched == [["checks", "combat", "feed", "me", "zones"], ["feed"]], fetched  # and no more after it
+        assert fetched == [["checks", "combat", "feed", "me", "table", "zones"], ["feed"]], fetched  # and no more after it
     finally:
         laptop.close()
 
@@ -269,14 +269,14 @@ def test_a_push_refreshes_a_page_without_its_loading_indicator_and_the_pages_own
         ana.evaluate(WATCH_INDICATOR)
         fetched = _fragments(ana)
         _call_djamal(mayor)
-        ana.locator("#checks").get_by_text("Djamal").first.wait_for(timeout=1_500)
+        ana.locator("#table").get_by_text("Djamal").first.wait_for(timeout=1_500)
         ana.wait_for_timeout(300)
         assert fetched == [], fetched  # the push came with its regions...
         assert ana.evaluate("() => window.__indicatorShown") is False  # ...and showed no pill
         # a table tool names no region: the phone fetches them all, still without the pill
         _hurt_clementine(mayor, ana)
         ana.wait_for_timeout(300)
-        assert fetched == [["checks", "combat", "feed", "me", "zones"]], fetched
+        assert fetched == [["checks", "combat", "feed", "me", "table", "zones"]], fetched
         assert ana.evaluate("() => window.__indicatorShown") is False
         ana.get_by_role("button", name=re.compile(r"Robar \d+ cartas?")).click()  # the phone's own action
         ana.locator("#checks .pcard-button").first.wait_for()

@@ -46,11 +46,14 @@ def _table(browser, app_server, phone, tag):
     return laptop, mayor, ana
 
 
-def _call_djamal(mayor):
-    """The Mayor calls a check on Djamal: a push to every page of the session."""
+def _call_djamal(mayor, *also: str):
+    """The Mayor calls a check on Djamal (and on ``also``): a push to every page of the session. A
+    check on Djamal alone shows on Ana's phone among the others' open checks (``#table``); one on
+    Clementine too is Ana's own (``#checks``)."""
     mayor.get_by_test_id("open-check").click()  # the forms open on demand, in a dialog (issue #10)
     calls = mayor.get_by_test_id("dialog").locator("form.call-check")
-    calls.get_by_label("Djamal").check()
+    for name in ("Djamal", *also):
+        calls.get_by_label(name).check()
     calls.get_by_label("Rasgo").select_option("cabeza")
     calls.get_by_role("button", name="Pedir la prueba").click()
     mayor.locator("#checks").get_by_text("Djamal").first.wait_for()
@@ -64,12 +67,16 @@ def test_a_push_while_the_finger_is_down_shows_at_once_and_does_not_eat_the_tap(
         draw = ana.get_by_role("button", name=re.compile(r"Robar \d+ cartas?"))
         draw.scroll_into_view_if_needed()
         box = draw.bounding_box()
+        pressed = draw.element_handle()
         ana.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         ana.mouse.down()
-        _call_djamal(mayor)
-        # the region under the finger shows Djamal's check within a second, without waiting
+        _call_djamal(mayor, "Clementine")  # Ana's own: the region under her finger changes
+        # the region under the finger shows the new check within a second, without waiting
         ana.locator("#checks").get_by_text("Djamal").first.wait_for(timeout=1_500)
-        assert draw.count() == 1
+        assert draw.count() == 2  # the new check's button beside it
+        assert pressed.evaluate("el => el.isConnected")  # the button pressed is the same element
+        now, x, y = pressed.bounding_box(), box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        assert now["x"] <= x <= now["x"] + now["width"] and now["y"] <= y <= now["y"] + now["height"]  # under the finger
         ana.mouse.up()  # the tap lands on the button it started on
         ana.locator("#checks .pcard-button").first.wait_for()
         assert ana.locator("#checks .pcard-button").count() >= 1
@@ -90,7 +97,7 @@ def test_a_push_while_a_request_from_the_region_is_pending_shows_at_once_and_the
                 break
             ana.wait_for_timeout(100)
         assert held, "the draw request was not sent"
-        _call_djamal(mayor)
+        _call_djamal(mayor, "Clementine")  # Ana's own: the region of her pending draw changes
         ana.locator("#checks").get_by_text("Djamal").first.wait_for(timeout=1_500)  # at once
         held[0].continue_()
         ana.locator("#checks .pcard-button").first.wait_for()  # the draw's own answer is shown

@@ -29,13 +29,18 @@ from tests.factories import engine, make_table
 pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true"}
-PHONE_REGIONS = ("me", "zones", "checks")
+PHONE_REGIONS = ("me", "zones", "checks", "table")
 
 
 def _fragment(client, session, name: str) -> str:
     html = client.get(session.get_absolute_url(), {"fragment": name}, **HX).text
     html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)  # masked anew each time
     return re.sub(r'name="request_key" value="[0-9a-f]{16}-', 'name="request_key" value="-', html)
+
+
+def _regions(client, session, names: str) -> str:
+    """What a page's refetch after a push (or the push itself) is sent: the regions out of band."""
+    return client.get(session.get_absolute_url(), {"regions": names}, **HX).text
 
 
 def _act(rng, session, mayor, owner, characters) -> None:
@@ -112,6 +117,11 @@ def test_fr_mode_4_5_7_every_region_an_action_changes_is_named_for_its_viewer(
             cached = _fragment(phone, session, "checks")
             caches["feed"].clear()
             assert cached == _fragment(phone, session, "checks"), step
+        kept = {user: _regions(phone, session, "table") for user, phone in phones.items()}
+        caches["feed"].clear()  # the others' open checks kept for the same open checks of one's own
+        for user, phone in phones.items():
+            assert kept[user] == _regions(phone, session, "table"), step
+            assert kept[user] == _regions(phone, session, "table"), step  # and read back from the cache
     assert checked >= 20, checked  # the walk did check named pushes, not only refreshes
     if mode == "normal" and not skip_phase_1:
         assert 1 in phases

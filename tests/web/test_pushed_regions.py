@@ -86,8 +86,10 @@ def _fetched(user, session, regions: str) -> str:
 @pytest.mark.django_db(transaction=True)
 def test_each_page_is_sent_the_regions_a_push_names_as_its_viewer_would_fetch_them():
     """The Mayor calls a check on the first player: each player's stream and the Mayor's... the
-    Mayor's action answers his own page (a notice), each player's stream carries its checks and feed
-    as that player would fetch them: same HTML, so the same redaction (the player's own cards, odds)."""
+    Mayor's action answers his own page (a notice); the first player's stream carries their checks,
+    the others' open checks and the feed, the second player's only the others' open checks ("At the
+    table") and the feed (their own checks did not change: issue #11), each as that player would
+    fetch them: same HTML, so the same redaction (the player's own cards, odds)."""
     session, mayor, seated, _minions = make_table(players=2, minions=0)
     (p1, hero1), (p2, _hero2) = seated
 
@@ -95,11 +97,12 @@ def test_each_page_is_sent_the_regions_a_push_names_as_its_viewer_would_fetch_th
         session=session, by=mayor, characters=[hero1], trait="manos"))
     version = session_version(session.pk)
     assert for_mayor.startswith(f"id: {version}\nevent: changed\n")  # his own action: his answer brings it
-    for user, message in ((p1, for_p1), (p2, for_p2)):
+    for user, message, names in ((p1, for_p1, ["checks", "feed", "table"]), (p2, for_p2, ["feed", "table"])):
         assert message.startswith(f"id: {version}\nevent: regions\n")
         sent = _regions_event(message)
-        assert sent["version"] == version and sent["regions"] == ["checks", "feed"]
-        assert _normalised(sent["html"]) == _normalised(_fetched(user, session, "checks,feed"))
+        assert sent["version"] == version and sent["regions"] == names
+        assert _normalised(sent["html"]) == _normalised(_fetched(user, session, ",".join(names)))
+    assert 'id="checks"' not in _regions_event(for_p2)["html"]
     assert "hx-swap-oob" in _regions_event(for_p1)["html"]
 
 
@@ -134,18 +137,19 @@ def test_fr_mode_7_a_withdrawal_sends_the_player_whose_cards_went_back_their_own
 
     for_p1, for_p2 = (_regions_event(message) for message in _sent_to(
         (p1, p2), session, lambda: sync_to_async(check_withdraw)(prueba=check, by=mayor)))
-    assert for_p1["regions"] == ["checks", "feed", "me"]
-    assert _normalised(for_p1["html"]) == _normalised(_fetched(p1, session, "checks,feed,me"))
-    assert for_p2["regions"] == ["checks", "feed"]
+    assert for_p1["regions"] == ["checks", "feed", "me", "table"]
+    assert _normalised(for_p1["html"]) == _normalised(_fetched(p1, session, "checks,feed,me,table"))
+    assert for_p2["regions"] == ["checks", "feed", "table"]
     assert 'id="me"' not in for_p2["html"]
-    assert _normalised(for_p2["html"]) == _normalised(_fetched(p2, session, "checks,feed"))
+    assert _normalised(for_p2["html"]) == _normalised(_fetched(p2, session, "checks,feed,table"))
 
 
 @pytest.mark.django_db(transaction=True)
 def test_fr_mode_4_a_phase_1_draw_sends_the_other_phones_the_table_zones_and_not_their_characters():
     """FR-MODE-4: in phase 1 a player draws from the shared pile: the other phones are sent the
-    check, the feed and the table's zones (the pile's count), each exactly as that phone would fetch
-    them, and not their own characters, which nothing changed."""
+    check (among the others' open checks, "At the table"), the feed and the table's zones (the
+    pile's count), each exactly as that phone would fetch them, and neither their own characters nor
+    their own checks, which nothing changed."""
     session, mayor, seated, _minions = make_table(players=3, minions=0)
     (p1, hero1), (p2, _hero2), (p3, _hero3) = seated
     participant = check_request(session=session, by=mayor, characters=[hero1], trait="manos").participants.get()
@@ -153,9 +157,10 @@ def test_fr_mode_4_a_phase_1_draw_sends_the_other_phones_the_table_zones_and_not
     sent = _sent_to((p2, p3), session, lambda: sync_to_async(check_draw)(participant=participant, by=p1))
     for user, message in zip((p2, p3), sent, strict=True):
         sent = _regions_event(message)
-        assert sent["regions"] == ["checks", "feed", "zones"]
-        assert 'id="zones"' in sent["html"] and 'id="me"' not in sent["html"]
-        assert _normalised(sent["html"]) == _normalised(_fetched(user, session, "checks,feed,zones"))
+        assert sent["regions"] == ["feed", "table", "zones"]
+        assert 'id="zones"' in sent["html"] and 'id="me"' not in sent["html"] and 'id="checks"' not in sent["html"]
+        assert f'id="check-{participant.prueba_id}"' in sent["html"]
+        assert _normalised(sent["html"]) == _normalised(_fetched(user, session, "feed,table,zones"))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -240,7 +245,7 @@ def test_a_rendering_that_takes_too_long_is_replaced_by_a_notice(monkeypatch):
 
     message = asyncio.run(_after_a_call(p1, session, mayor, hero1))
     assert message.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
-    assert '"regions": ["checks", "feed"]' in message  # the page fetches what the push named
+    assert '"regions": ["checks", "feed", "table"]' in message  # the page fetches what the push named
 
 
 @pytest.mark.django_db

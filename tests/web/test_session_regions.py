@@ -73,7 +73,7 @@ def test_the_regions_a_push_names_come_in_one_answer_each_swapped_out_of_band(cl
     here = re.search(r'data-live-regions="([\w ]+)"', live).group(1).split()
     # every region the server can answer for this page, and only those
     assert set(here) == (DASHBOARD_FRAGMENTS if who == "mayor" else PHONE_FRAGMENTS)
-    assert sorted(here) == (["board", "checks", "combat", "feed"] if who == "mayor" else ["checks", "combat", "feed", "me", "zones"])
+    assert sorted(here) == (["board", "checks", "combat", "feed"] if who == "mayor" else ["checks", "combat", "feed", "me", "table", "zones"])
     for asked, expected in [("checks,feed", ["checks", "feed"]), ("", sorted(here)), ("feed", ["feed"]),
                             (",".join(here), sorted(here))]:
         answer = client.get(url, {"regions": asked}, **HX)
@@ -138,22 +138,27 @@ def _published(monkeypatch, django_capture_on_commit_callbacks, action):
 
 
 def test_a_push_names_the_regions_a_check_can_change(monkeypatch, django_capture_on_commit_callbacks):
-    """Calling a check changes the checks and the feed; drawing and playing a card move cards too:
-    the Mayor's table, the phone's own characters of the player whose cards moved only (``me:<seat>``)
-    and, in phase 1, the table's zones (FR-MODE-4: drawn from the shared pile, the unchosen cards to
-    the shared discard); a table tool names nothing, so every region refreshes."""
+    """Calling a check changes the checks of its participants' phones (``checks:<seat>``, and the
+    Mayor's) and every other phone's others' open checks (``table``), and the feed; drawing a card
+    moves cards too: the Mayor's table, the phone's own characters of the player whose cards moved
+    only (``me:<seat>``) and, in phase 1, the table's zones (FR-MODE-4: drawn from the shared pile,
+    the unchosen cards to the shared discard). Playing a card resolves the check, which may push
+    another's result out of every phone's latest results: every phone's checks; a table tool names
+    nothing, so every region refreshes."""
     session, mayor, seated, _minions = make_table(players=1, minions=0)
     (player, hero), = seated
     calls = []
     assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: calls.append(
-        check_request(session=session, by=mayor, characters=[hero], trait="manos"))) == [("checks", "feed")]
+        check_request(session=session, by=mayor, characters=[hero], trait="manos"))) == [
+        (f"checks:c{hero.pk}", "feed", "table")]
     participant = calls[0].participants.get()
     drawn = []
-    cards_moved = ("board", "checks", "feed", f"me:c{hero.pk}", "zones")
+    cards_moved = ("board", f"checks:c{hero.pk}", "feed", f"me:c{hero.pk}", "table", "zones")
     assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: drawn.append(
         check_draw(participant=participant, by=player))) == [cards_moved]
     assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: check_choose(
-        participant=drawn[0], by=player, card=drawn[0].drawn[0], suit="S")) == [cards_moved]
+        participant=drawn[0], by=player, card=drawn[0].drawn[0], suit="S")) == [
+        ("board", "checks", "feed", f"me:c{hero.pk}", "table", "zones")]
     assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: track_change(
         session=session, by=mayor, character=hero, track="health", amount=-1)) == [None]
 
@@ -166,11 +171,12 @@ def test_fr_mode_7_a_phase_2_check_changes_no_zone_of_the_table(monkeypatch, dja
     (player, hero), _other = seated
     participant = check_request(session=session, by=mayor, characters=[hero], trait="manos").participants.get()
     drawn = []
-    own = ("board", "checks", "feed", f"me:c{hero.pk}")
     assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: drawn.append(
-        check_draw(participant=participant, by=player))) == [own]
+        check_draw(participant=participant, by=player))) == [
+        ("board", f"checks:c{hero.pk}", "feed", f"me:c{hero.pk}", "table")]
     assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: check_choose(
-        participant=drawn[0], by=player, card=drawn[0].drawn[0], suit="S")) == [own]
+        participant=drawn[0], by=player, card=drawn[0].drawn[0], suit="S")) == [
+        ("board", "checks", "feed", f"me:c{hero.pk}", "table")]
 
 
 def test_a_change_of_phase_names_every_phones_own_characters_and_the_zones():
@@ -202,11 +208,11 @@ def test_a_withdrawal_names_the_cards_regions_only_when_drawn_cards_go_back(
     (player, hero), = seated
     undrawn = check_request(session=session, by=mayor, characters=[hero], trait="manos")
     assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: check_withdraw(
-        prueba=undrawn, by=mayor)) == [("checks", "feed")]
+        prueba=undrawn, by=mayor)) == [("checks", "feed", "table")]
     drawn = check_request(session=session, by=mayor, characters=[hero], trait="sentidos")
     check_draw(participant=drawn.participants.get(), by=player)
     assert _published(monkeypatch, django_capture_on_commit_callbacks, lambda: check_withdraw(
-        prueba=drawn, by=mayor)) == [("board", "checks", "feed", f"me:c{hero.pk}", "zones")]
+        prueba=drawn, by=mayor)) == [("board", "checks", "feed", f"me:c{hero.pk}", "table", "zones")]
 
 
 def test_push_regions_travel_through_redis_encoding_and_the_sse_message():
@@ -256,7 +262,7 @@ def test_the_stream_passes_on_the_regions_of_a_push():
 
     message = asyncio.run(scenario())
     assert message.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
-    assert '"regions": ["checks", "feed"]' in message
+    assert '"regions": ["checks", "feed", "table"]' in message  # (``checks:<seat>`` told by its name)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -370,7 +376,8 @@ def test_a_push_s_request_that_finds_the_feed_being_rendered_waits_for_that_rend
 
 
 def _article(client, session, check) -> str:
-    html = client.get(session.get_absolute_url(), {"fragment": "checks"}, **HX).text
+    """The check's article as the viewer's phone shows it: among their own checks, or at the table."""
+    html = "".join(client.get(session.get_absolute_url(), {"fragment": name}, **HX).text for name in ("checks", "table"))
     return re.search(rf'<article id="check-{check.pk}".*?</article>', html, re.S).group(0)
 
 

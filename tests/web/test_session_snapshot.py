@@ -79,19 +79,20 @@ def test_a_new_state_is_read_again_and_shows_the_change(client):
 
 def test_an_actions_checks_answer_reads_the_state_the_refetches_after_its_push_then_share(client):
     """The Mayor's call answers with ``#checks`` built from the snapshot of the state it left: the
-    phones asking after that push read nothing of it again, and the answer shows the new check."""
+    phones asking after that push read nothing of it again, and the answer shows the new check (on
+    a phone outside it, among the others' open checks: ``#table``)."""
     session, mayor, seated, _minions = make_table(players=2, minions=0)
     (p1, hero1), (p2, _hero2) = seated
     check_request(session=session, by=mayor, characters=[hero1], trait="manos")
     client.force_login(p2)
-    _cold, cold_queries = _refetch(client, session)  # that state's snapshot, read by this page
+    _cold, cold_queries = _refetch(client, session, "table")  # that state's snapshot, read by this page
     client.force_login(mayor)
     answer = client.post(f"{session.get_absolute_url()}pruebas/", {
         "characters": [str(hero1.pk)], "trait": "sentidos", "modifier": 0, "request_key": "snap-1"}, **HX)
     assert answer.status_code == 200 and "Sentidos" in answer.text
     assert int(answer["X-Live-Version"]) == int(feed_stamp(session.pk).split("-")[0])
     client.force_login(p2)
-    after, warm_queries = _refetch(client, session)
+    after, warm_queries = _refetch(client, session, "table")
     assert "Sentidos" in after
     # the row, the checks (with the withdrawals' owners) and their participants: read by the
     # Mayor's answer, not again by the phone

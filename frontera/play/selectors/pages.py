@@ -210,20 +210,20 @@ def phone_view(session: GameSession, user, regions: set[str] | None = None, snap
             row["treated"] = str(row["pk"]) in session.tallies.get("medical", {})
             mine.append(row)
         context["mine"] = mine
-    if _wants(regions, "checks"):
+    if _wants(regions, "checks", "table"):
         open_checks, recent = _checks(session, snapshot, withdrawals=False)  # a player withdraws nothing
+    if _wants(regions, "checks"):
         bancas, duels = gambling_view(session, viewer, snapshot.gambles if snapshot else None)
         context.update(
             my_open_checks=check_rows(open_checks, viewer, state, only_seats=viewer.seats),
-            others_open_checks=[
-                row for row in check_rows(open_checks, viewer, state)
-                if not any(p["mine"] for p in row["participants"])
-            ],
             my_recent_checks=check_rows(recent, viewer, state, only_seats=viewer.seats)[:PHONE_RECENT_CHECKS],
             exchanges=exchanges_view(session, viewer, state, snapshot.exchanges if snapshot else None),
             bancas=bancas,
             duels=duels,
         )
+    if _wants(regions, "table"):  # the others' open checks ("At the table")
+        context["others_open_checks"] = [row for row in check_rows(open_checks, viewer, state)
+                                         if not any(p["mine"] for p in row["participants"])]
     if _wants(regions, "combat"):
         context["fight"] = combat_view(session, viewer)
     return context

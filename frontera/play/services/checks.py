@@ -42,6 +42,7 @@ from frontera.play.services.core import (
     made_by_request,
     msg,
     new_rng,
+    one_check,
     plays_own_seat,
     read_state,
     rules_message,
@@ -169,6 +170,8 @@ def create_check(
                        prueba=prueba, who=entry.character.name)
     if regions is not None and not any(achispado for *_, achispado in called):
         log.regions = set(regions)  # not when an Achispado's card left the dead man's hand (zones)
+        if CHECKS in log.regions:  # the new check shows in its participants' checks, at everyone else's table
+            log.regions = (log.regions - {CHECKS}) | one_check(seat for _entry, seat, *_ in called)
     log.flush(with_rows=participants)  # the participants and the log lines in one statement
     statuses = [participant.status for participant in participants]
     _refresh_check(prueba, session, by, statuses)
@@ -340,9 +343,10 @@ def check_draw(*, participant: Participant, by, in_session: int | None = None) -
     update(participant, ("drawn", "drawn_by", "status", "outcome"))
     # a draw moves cards and changes no track; the Mayor's table even when no card was left to draw
     # (his last table action can no longer be undone: frontera/play/selectors/pages.py, undo)
-    log.regions = {CHECKS, FEED, BOARD, *log.moved_regions()}
+    participants = rows(_statuses_sql(), (prueba.pk,))  # (status, seat) of each of the check's participants
+    log.regions = {*one_check(seat for _, seat in participants), FEED, BOARD, *log.moved_regions()}
     log.flush()
-    _refresh_check(prueba, session, by)
+    _refresh_check(prueba, session, by, [status for status, _ in participants])
     return participant
 
 
@@ -445,8 +449,9 @@ def check_choose(*, participant: Participant, by, card: str, suit: str = "", in_
         log.decide(gettext_noop("%(who)s has chosen a card, face down until everyone reveals."),
                    rules=["FR-OPP-1"], prueba=prueba, who=participant.character.name)
     update(participant, ("played", "declared", "status", "outcome"))
+    participants = rows(_statuses_sql(), (prueba.pk,))  # (status, seat) of each of the check's participants
     log.flush()
-    _refresh_check(prueba, session, by)
+    _refresh_check(prueba, session, by, [status for status, _ in participants])
     return participant
 
 
@@ -502,16 +507,17 @@ def _reveal(prueba: Check, session: GameSession, by) -> None:
 
 @cache
 def _statuses_sql() -> str:
-    """A check's participants' statuses (asked by every draw and choice; the queryset took ~0.2 ms
-    to build; issue #11)."""
-    return f"SELECT {column(Participant, 'status')} FROM {table(Participant)} WHERE {column(Participant, 'prueba')} = %s"
+    """A check's participants' statuses and seats (asked by every draw and choice; the queryset took
+    ~0.2 ms to build; issue #11)."""
+    return (f"SELECT {column(Participant, 'status')}, {column(Participant, 'seat')} FROM {table(Participant)} "
+            f"WHERE {column(Participant, 'prueba')} = %s")
 
 
 def _refresh_check(prueba: Check, session: GameSession, by, statuses: Sequence[str] | None = None) -> None:
     """The check's status is its least advanced participant's; an opposed check reveals when all chose.
     ``statuses``: the participants' statuses when the caller holds them all (a check just made)."""
     if statuses is None:
-        statuses = [status for (status,) in rows(_statuses_sql(), (prueba.pk,))]
+        statuses = [status for status, _seat in rows(_statuses_sql(), (prueba.pk,))]
     lowest = min(statuses, key=STATUS_ORDER.index)
     if prueba.kind == Check.Kind.OPPOSED and lowest == Check.Status.CHOSEN:
         _reveal(prueba, session, by)

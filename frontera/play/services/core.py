@@ -115,14 +115,24 @@ def card_label(uid: str, declared: str | None = None) -> str:
 # does not (``regions`` None) refreshes every region, which is always correct.
 CHECKS, COMBAT, FEED = "checks", "combat", "feed"
 BOARD, ME, ZONES = "board", "me", "zones"  # the Mayor's table; a phone's own characters; the table's zones
+TABLE = "table"  # a phone's others' open checks ("At the table"): a change to any check may show there
 CARDS_AND_TRACKS = (BOARD, ME, ZONES)  # decks, zones and tracks: every page that shows any of them
 
 
 def scoped(region: str, seat: str) -> str:
     """``region`` of the pages of ``seat``'s player only (``me:c12``): the live stream renders it
-    for the viewers who hold that seat (frontera/play/views/pushed.py); a page told of the push by a
-    notice is told the region's name (frontera/live/views.py)."""
+    for the viewers who hold that seat, and for the Mayor's page (frontera/play/views/pushed.py); a
+    page told of the push by a notice is told the region's name (frontera/live/views.py)."""
     return f"{region}:{seat}"
+
+
+def one_check(seats: Iterable[str]) -> set[str]:
+    """The regions a change to one check (its participants at ``seats``) shows in, and to nothing
+    else: the checks of its participants' phones, and of the Mayor's page; the others' open checks
+    ("At the table") of every other phone. A phone outside the check is not sent its own checks
+    again (issue #11: every other player's rendering of a call, a draw or a choice was their whole
+    checks region)."""
+    return {*(scoped(CHECKS, seat) for seat in seats), TABLE}
 
 
 @dataclass
@@ -193,6 +203,8 @@ class EventLog:
     def flush(self, *, with_rows: list | None = None) -> None:
         """Writes the events (and ``with_rows``, other new rows of the action that no event refers
         to, in the same statement where the database allows) and publishes after commit."""
+        if self.regions is not None and CHECKS in self.regions:
+            self.regions = self.regions | {TABLE}  # a phone shows the open checks in two regions
         insert_together(with_rows or [], self.rows)
         created, self.rows = self.rows, []
         last = max((e.pk for e in created if e.pk), default=None)

@@ -32,7 +32,7 @@ TOOLBAR = [
     ("medical", _("Medical attention")), ("gamble", _("Gambling")), ("exchange", _("Exchange")),
     ("treasure", _("Treasure")), ("tools", _("Damage, drinks…")),
 ]
-PHONE_FRAGMENTS = {"me", "zones", "checks", "feed", "combat"}
+PHONE_FRAGMENTS = {"me", "zones", "checks", "table", "feed", "combat"}
 
 
 def session_for(user, pk: int) -> GameSession:

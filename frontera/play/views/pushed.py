@@ -49,24 +49,33 @@ def pushed_regions(request, session_id: int, regions) -> tuple[list[str], str, i
         session = session_for(user, session_id)
     except Http404:
         return None
-    page_regions = DASHBOARD_FRAGMENTS if can_run_session(user, session.campaign) else PHONE_FRAGMENTS
-    wanted = shown_regions(regions, page_regions, lambda: viewer_for(session, user).seats)
+    runs_it = can_run_session(user, session.campaign)
+    page_regions = DASHBOARD_FRAGMENTS if runs_it else PHONE_FRAGMENTS
+    held = []
+
+    def seats():  # the viewer's seats, read once for this rendering if asked for
+        if not held:
+            held.append(viewer_for(session, user).seats)
+        return held[0]
+
+    wanted = shown_regions(regions, page_regions, seats, runs_it=runs_it)
     if not wanted:
         return [], "", 0  # nothing this page shows changed
     with translation.override(getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE):
-        return sorted(wanted), *regions_html(viewer, session, wanted)
+        return sorted(wanted), *regions_html(viewer, session, wanted, seats=seats)
 
 
-def shown_regions(regions, page_regions: set[str], seats) -> set[str]:
+def shown_regions(regions, page_regions: set[str], seats, *, runs_it: bool = False) -> set[str]:
     """The regions of ``regions`` (a push's) that a page of ``page_regions`` shows: one named for
-    some seats only (``me:c12``, :func:`frontera.play.services.core.scoped`) if the viewer holds
-    that seat (``seats()``: the viewer's seats, asked for only then)."""
+    some seats only (``checks:c12``, :func:`frontera.play.services.core.scoped`) if the viewer holds
+    that seat (``seats()``: the viewer's seats, asked for only then), or runs the session (the
+    Mayor's page shows every seat's)."""
     shown, held = set(), None
     for region in regions:
         name, _, seat = region.partition(":")
         if name not in page_regions:
             continue
-        if seat:
+        if seat and not runs_it:
             held = seats() if held is None else held
             if seat not in held:
                 continue

@@ -18,7 +18,7 @@ from frontera.characters.models import Character
 from frontera.play.forms.common import new_request_key, posted_request_key
 from frontera.play.forms.sessions import JoinForm, SessionStartForm
 from frontera.play.models import GameSession, Seat
-from frontera.play.selectors.core import feed_stamp, sessions_of, stamp_version
+from frontera.play.selectors.core import feed_stamp, sessions_of, stamp_version, viewer_for
 from frontera.play.selectors.snapshot import session_snapshot
 from frontera.play.services import sessions as sessions_actions
 from frontera.play.services.core import SessionError
@@ -99,27 +99,33 @@ def _regions(request, session, names: str) -> HttpResponse:
     return response
 
 
-def regions_html(request, session, wanted: set[str]) -> tuple[str, int]:
+def regions_html(request, session, wanted: set[str], seats=None) -> tuple[str, int]:
     """The regions ``wanted`` of the viewer's page, each marked to be swapped out of band, and the
     session's live version they show (that of its latest event when they were read, or a later one):
     what a page fetches after a push (:func:`_regions`), or is sent with it
-    (:mod:`frontera.play.views.pushed`)."""
+    (:mod:`frontera.play.views.pushed`). ``seats()``: the viewer's seats, if the caller has them."""
     runs_it = can_run_session(request.user, session.campaign)
     # the feed, and a phone's table zones (what every viewer sees of the shared zones:
     # rules_session.table_view), are the same HTML for every page of a side of the table: each is
-    # rendered once per state and language, for all of them
-    shared = wanted & ({"feed"} if runs_it else {"feed", "zones"})
+    # rendered once per state and language, for all of them; a phone's others' open checks
+    # ("At the table") are the same for every player with the same open checks of their own
+    shared = wanted & ({"feed"} if runs_it else {"feed", "zones", "table"})
     built = wanted - shared
     parts = []
     stamp = feed_stamp(session.pk)
-    if built or "zones" in shared:
+    if built or shared - {"feed"}:
         # what every page of this state reads alike, read once for all of them (the session's row
         # with it: as new as the stamp, like the regions built from it)
         snapshot = session_snapshot(session, stamp)
         snapshot.refresh(session)
+    if "table" in shared:
+        held = seats() if seats is not None else viewer_for(session, request.user).seats
+        own = sorted(prueba.pk for prueba in snapshot.open_checks if any(p.seat in held for p in prueba.listed))
+        key = f"play:table:{session.pk}:{stamp}:{get_language()}:{','.join(map(str, own))}:oob"
+        parts.append(_cached_feed(key, lambda: _render_shared(request, session, snapshot, "table")))
     if built:
         template, context = page_context(request, session, built, snapshot=snapshot, oob=True)
-        parts = [render_to_string(f"{template}#{name}", context, request) for name in sorted(built)]
+        parts += [render_to_string(f"{template}#{name}", context, request) for name in sorted(built)]
     if "zones" in shared:
         key = f"play:zones:{session.pk}:{stamp}:{get_language()}:oob"
         parts.append(_cached_feed(key, lambda: _render_zones(request, session, snapshot)))
@@ -130,8 +136,12 @@ def regions_html(request, session, wanted: set[str]) -> tuple[str, int]:
 
 
 def _render_zones(request, session, snapshot) -> str:
-    template, context = page_context(request, session, {"zones"}, snapshot=snapshot, oob=True)
-    return render_to_string(f"{template}#zones", context, request)
+    return _render_shared(request, session, snapshot, "zones")
+
+
+def _render_shared(request, session, snapshot, name: str) -> str:
+    template, context = page_context(request, session, {name}, snapshot=snapshot, oob=True)
+    return render_to_string(f"{template}#{name}", context, request)
 
 
 FEED_CACHE_SECONDS = 600
