@@ -10,7 +10,7 @@ trait checks by clicking in his page (the toolbar's Check, a character, "What fo
 marker, the submit button); each phone page shows the check in its "At the table" or "Your checks"
 list. Each page stamps times with ``performance.timeOrigin + performance.now()`` (one clock for
 every page of the browser): the click in the Mayor's page (a capturing listener), and in each phone
-the first moment its #checks region holds the marker (a MutationObserver). Latency = the last
+the first moment its #checks or #table region holds the marker (a MutationObserver). Latency = the last
 phone's stamp − the click. The bench itself looks at the pages every ``POLL_MS`` (not at every
 animation frame: that drew frames in Chromium on the server's cores; the stamps are the pages').
 Between checks the Mayor withdraws the check (also by clicking), and the bench waits until no phone
@@ -61,8 +61,8 @@ WATCH = """() => {
   const stamp = () => performance.timeOrigin + performance.now();
   const mark = (name) => (evt) => {
     const elt = evt.detail && evt.detail.elt;
-    // the request that brings #checks: the page's one live element's, or (before it) #checks' own
-    if (name !== "push" && !(elt && (elt.id === "live" || elt.id === "checks"))) return;
+    // the request that brings the check: the page's one live element's, or (before it) #checks' own
+    if (name !== "push" && !(elt && (elt.id === "live" || elt.id === "checks" || elt.id === "table"))) return;
     const marker = window.__watch;
     if (!marker || window.__seen[marker]) return;
     window.__phases[marker] = Object.assign(window.__phases[marker] || {}, {[name]: stamp()});
@@ -74,8 +74,9 @@ WATCH = """() => {
   new MutationObserver(() => {
     const marker = window.__watch;
     if (!marker || window.__seen[marker]) return;
-    const region = document.getElementById("checks");
-    if (region && region.textContent.includes(marker)) window.__seen[marker] = stamp();
+    // the phone's own checks, or the others' open checks ("At the table": its own region since session 25)
+    const regions = document.querySelectorAll("#checks, #table");
+    if ([...regions].some((region) => region.textContent.includes(marker))) window.__seen[marker] = stamp();
   }).observe(document.body, {childList: true, subtree: true, characterData: true});
 }"""
 # How often the bench looks whether a page has seen the check. Playwright's default polls at every
@@ -84,7 +85,7 @@ WATCH = """() => {
 # nothing). The time is the page's own stamp (the MutationObserver above), not the poll's.
 POLL_MS = 100
 # A withdrawn check is no longer open (its player still sees it among their latest results).
-OPEN_GONE = """(m) => ![...document.querySelectorAll("#checks article.check:not(.done)")]
+OPEN_GONE = """(m) => ![...document.querySelectorAll("#checks article.check:not(.done), #table article.check:not(.done)")]
   .some((a) => a.textContent.includes(m))"""
 CLICK_STAMP = """() => {
   window.__clicks = [];
