@@ -449,9 +449,8 @@ def check_choose(*, participant: Participant, by, card: str, suit: str = "", in_
         log.decide(gettext_noop("%(who)s has chosen a card, face down until everyone reveals."),
                    rules=["FR-OPP-1"], prueba=prueba, who=participant.character.name)
     update(participant, ("played", "declared", "status", "outcome"))
-    participants = rows(_statuses_sql(), (prueba.pk,))  # (status, seat) of each of the check's participants
     log.flush()
-    _refresh_check(prueba, session, by, [status for status, _ in participants])
+    _refresh_check(prueba, session, by)
     return participant
 
 

@@ -10,6 +10,7 @@ the stream says "changed", and the page's own request is refused.
 """
 
 import copy
+from functools import cache
 from importlib import import_module
 from types import SimpleNamespace
 
@@ -51,13 +52,7 @@ def pushed_regions(request, session_id: int, regions) -> tuple[list[str], str, i
         return None
     runs_it = can_run_session(user, session.campaign)
     page_regions = DASHBOARD_FRAGMENTS if runs_it else PHONE_FRAGMENTS
-    held = []
-
-    def seats():  # the viewer's seats, read once for this rendering if asked for
-        if not held:
-            held.append(viewer_for(session, user).seats)
-        return held[0]
-
+    seats = cache(lambda: viewer_for(session, user).seats)  # read once for this rendering, if asked for
     wanted = shown_regions(regions, page_regions, seats, runs_it=runs_it)
     if not wanted:
         return [], "", 0  # nothing this page shows changed

@@ -128,15 +128,11 @@ def regions_html(request, session, wanted: set[str], seats=None) -> tuple[str, i
         parts += [render_to_string(f"{template}#{name}", context, request) for name in sorted(built)]
     if "zones" in shared:
         key = f"play:zones:{session.pk}:{stamp}:{get_language()}:oob"
-        parts.append(_cached_feed(key, lambda: _render_zones(request, session, snapshot)))
+        parts.append(_cached_feed(key, lambda: _render_shared(request, session, snapshot, "zones")))
     if "feed" in wanted:
         key = _feed_key(session, runs_it, oob=True, stamp=stamp)
         parts.append(_cached_feed(key, lambda: _render_feed(request, session, oob=True)))
     return "".join(parts), stamp_version(stamp)
-
-
-def _render_zones(request, session, snapshot) -> str:
-    return _render_shared(request, session, snapshot, "zones")
 
 
 def _render_shared(request, session, snapshot, name: str) -> str:
