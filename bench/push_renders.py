@@ -7,7 +7,8 @@ In-process on a fresh SQLite file (or a PostgreSQL database of your own, dropped
 off: a Mayor and ``--players`` players with one protagonist each. For each of ``--checks`` checks
 the Mayor calls one on the next player; then every phone's stream renders the regions
 ``--regions`` names, as the live stream does for a session page (``frontera.play.views.pushed.
-pushed_regions``: the viewer's log-in checked again, their page's regions chosen, rendered); then
+pushed_pages``: what the pages share read once, then for each the viewer's log-in checked again,
+their page's regions chosen, rendered; ``pushed_regions``, one page at a time, before session 26); then
 the called player draws and plays, as in ``bench/session_bench.py``. ``SEAT`` in ``--regions`` is
 the called player's seat: ``checks,feed,zones,me:SEAT`` is what a phase-1 draw names since session
 24, ``checks,feed,me`` what it named before. Prints the p50 of the first phone's rendering (it
@@ -43,7 +44,7 @@ def run(args) -> None:
     from django.test import Client, RequestFactory
 
     from frontera.play.services.sessions import session_start
-    from frontera.play.views.pushed import pushed_regions
+    from frontera.play.views import pushed
     from tests.factories import make_campaign, make_protagonist, make_user
 
     users = [make_user(f"bench_p{i}") for i in range(args.players)]
@@ -65,6 +66,8 @@ def run(args) -> None:
         streams.append(stream)
     mayor = Client()
     mayor.force_login(mayor_user)
+    # since session 26 the pages of one push are rendered together (pushed_pages); before, one by one
+    batched = hasattr(pushed, "pushed_pages")
     profile = cProfile.Profile()
     first, others, pushes = [], [], []
     for n in range(args.checks + 1):  # the first round warms up every path
@@ -75,9 +78,11 @@ def run(args) -> None:
         if n and args.profile:
             profile.enable()
         started = time.perf_counter()
+        if batched:  # what the pages share read once for all of them, then each page (in the first's time)
+            pages = pushed.pushed_pages(session.pk, streams, tuple(sorted(regions)))
         for k, stream in enumerate(streams):
-            began = time.perf_counter()
-            assert pushed_regions(stream, session.pk, regions) is not None
+            began = started if batched and k == 0 else time.perf_counter()
+            assert (pages[k]() if batched else pushed.pushed_regions(stream, session.pk, regions)) is not None
             if n:
                 (first if k == 0 else others).append(time.perf_counter() - began)
         if n:

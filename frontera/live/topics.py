@@ -14,16 +14,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+Rendered = tuple[list[str], str, int]  # a page's regions rendered, their HTML, the version they show
+
 
 @dataclass(frozen=True)
 class TopicKind:
     authorize: Callable[[object, int], bool]
     current_version: Callable[[int], int]
     follows: Callable[[int], list[str]] | None = None
-    # the regions a push named, as its subscriber's page shows them: ``render(request, id,
-    # regions)`` → ``(the regions rendered, their HTML, the version they show)``, or ``None`` if the
-    # page must fetch them
-    render: Callable[[object, int, tuple[str, ...]], tuple[list[str], str, int] | None] | None = None
+    # the regions a push named, as its subscribers' pages show them: ``render(id, requests,
+    # regions)`` reads what those pages share and gives one callable per request, in their order;
+    # each renders that page: ``(the regions rendered, their HTML, the version they show)``, or
+    # ``None`` if the page must fetch them
+    render: Callable[[int, list, tuple[str, ...]], list[Callable[[], Rendered | None]]] | None = None
 
 
 _KINDS: dict[str, TopicKind] = {}
@@ -35,7 +38,7 @@ def register(
     authorize: Callable[[object, int], bool],
     current_version: Callable[[int], int],
     follows: Callable[[int], list[str]] | None = None,
-    render: Callable[[object, int, tuple[str, ...]], tuple[list[str], str, int] | None] | None = None,
+    render: Callable[[int, list, tuple[str, ...]], list[Callable[[], Rendered | None]]] | None = None,
 ) -> None:
     _KINDS[kind] = TopicKind(authorize, current_version, follows, render)
 
@@ -77,9 +80,9 @@ def sources(topic: str) -> list[str]:
 
 
 def renderer(topic: str):
-    """``render(request, regions)`` for ``topic``'s pages (see :class:`TopicKind`), or ``None`` if its
-    kind renders none."""
+    """``render(requests, regions)`` for ``topic``'s pages (see :class:`TopicKind`), or ``None`` if
+    its kind renders none."""
     entry, object_id = _parse(topic)
     if entry is None or entry.render is None:
         return None
-    return lambda request, regions: entry.render(request, object_id, regions)
+    return lambda requests, regions: entry.render(object_id, requests, regions)

@@ -14,7 +14,9 @@ push itself, rendered for its viewer (``event: regions``, its data ``{"version",
 with a request for them: one round trip fewer between the table's change and a phone showing it
 (issue #11). The viewer's log-in and membership are checked again for every rendering; a push of
 the viewer's own action, one that names no region, and anything the topic cannot render for the
-viewer are sent as ``changed``, as to every other page.
+viewer are sent as ``changed``, as to every other page. The streams of a topic that one push wakes
+ask for their renderings in the same turn of the event loop, and get them from one job
+(:class:`_Renderings`): what their pages share is read once for all of them.
 
 A composite topic (``sheet:<id>``, see :mod:`frontera.live.topics`) listens to every topic it
 follows and reads its own version again after each push and at each keep-alive tick (so a new
@@ -56,11 +58,12 @@ def _read(fn):
     return sync_to_async(run)
 
 
-# The regions sent with the pushes (``render``) are rendered here, in the order the streams ask,
-# each thread with a database connection of its own kept between renderings (as a request thread
-# keeps its own; with PostgreSQL's pool it is given back after each). In the stream's own thread
-# (``_read``), every stream of a push rendered at once, sharing the GIL: each page had its regions
-# only when the last was done, and each rendering opened a connection anew.
+# The regions sent with the pushes are rendered here, one push's pages of a topic in one job
+# (:class:`_Renderings`; the jobs of several topics side by side), each thread with a database
+# connection of its own kept between jobs (as a request thread keeps its own; with PostgreSQL's pool
+# it is given back after each). In the stream's own thread (``_read``), every stream of a push
+# rendered at once, sharing the GIL: each page had its regions only when the last was done, and
+# each rendering opened a connection anew.
 _RENDERING = ThreadPoolExecutor(max_workers=int(os.environ.get("LIVE_RENDER_THREADS", "2")),
                                 thread_name_prefix="live-render")
 # A stream waits this long for its rendering, then sends a notice instead (the page fetches the
@@ -68,12 +71,72 @@ _RENDERING = ThreadPoolExecutor(max_workers=int(os.environ.get("LIVE_RENDER_THRE
 RENDER_TIMEOUT_SECONDS = 2.0
 
 
-def _rendered(render, regions):
+class _Renderings:
+    """The renderings of a push's regions for this process's page streams of a topic, done as one
+    job. The streams a push wakes run one after another in the same turn of the event loop, and each
+    asks here for its page's regions: the first to ask starts a job in the loop's next turn, the
+    others asking for the same topic and regions join it. The job (in a ``_RENDERING`` thread) has
+    the topic read what those pages share once (``render(requests, regions)``: for a session, the
+    session, the viewers' roles and seats, the state's stamp), then renders the pages in turn; each
+    is handed to its stream as soon as it is done. Before, every stream read all of it for itself,
+    and two threads rendered them side by side, sharing the GIL: each page waited for the other's."""
+
+    def __init__(self) -> None:
+        self._asking: dict[tuple, list[tuple[object, asyncio.Future]]] = {}
+
+    def ask(self, topic: str, render, request, regions: tuple[str, ...]) -> asyncio.Future:
+        """A future of ``request``'s page's rendering of ``regions`` (see :func:`event_stream`)."""
+        loop = asyncio.get_running_loop()
+        key = (loop, topic, regions)
+        asking = self._asking.get(key)
+        if asking is None:
+            asking = self._asking[key] = []
+            loop.call_soon(self._start, key, render)
+        future = loop.create_future()
+        asking.append((request, future))
+        return future
+
+    def _start(self, key, render) -> None:
+        loop, _topic, regions = key
+        asking = self._asking.pop(key)
+        loop.run_in_executor(_RENDERING, _render_all, loop, render, regions, asking)
+
+
+def _render_all(loop, render, regions, asking) -> None:
+    """Every page of ``asking`` rendered in turn, each handed to its stream's future (its result, or
+    the exception its rendering raised) as soon as it is done; a stream that stopped waiting (its
+    timeout) is skipped."""
     close_old_connections()  # one made unusable meanwhile (a database restart) is not used again
     try:
-        return render(regions)
+        try:
+            pages = render([request for request, _future in asking], regions)
+        except Exception as error:  # noqa: BLE001 (each stream logs it and sends a notice)
+            pages = [functools.partial(_raise, error)] * len(asking)
+        for (_request, future), page in zip(asking, pages, strict=True):
+            if future.done():  # (read from this thread: at worst a page rendered for nobody)
+                continue
+            try:
+                result = page()
+            except Exception as error:  # noqa: BLE001 (the stream logs it)
+                result = error
+            loop.call_soon_threadsafe(_hand, future, result)
     finally:
         connection.close_if_unusable_or_obsolete()
+
+
+def _raise(error):
+    raise error
+
+
+def _hand(future: asyncio.Future, result) -> None:
+    if not future.done():
+        if isinstance(result, Exception):
+            future.set_exception(result)
+        else:
+            future.set_result(result)
+
+
+_renderings = _Renderings()
 
 
 def _since(request) -> int | None:
@@ -111,7 +174,8 @@ def format_regions(version: int, regions: list[str], html: str, shows: int) -> s
 
 async def event_stream(topic: str, since: int | None, keepalive: float, render=None, viewer: int | None = None):
     """The stream for one subscriber; subscribes before reading the version so nothing is missed.
-    With ``render`` (``render(regions)`` → ``(regions, html, the version they show)`` or ``None``), a
+    With ``render`` (``render(regions)`` → an awaitable of ``(regions, html, the version they show)``
+    or ``None``: :func:`page_renderer`), a
     push that names its regions and is not ``viewer``'s own action is sent with them; the pushes
     that queued meanwhile are sent with the next one rendered (one rendering of the latest state).
     A rendering of no region (none of the push's is on the viewer's page) is sent as a notice that
@@ -161,8 +225,7 @@ async def event_stream(topic: str, since: int | None, keepalive: float, render=N
                             backlog.append(more)
                     regions = tuple(sorted(wanted))
                     try:
-                        rendered = await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(
-                            _RENDERING, _rendered, render, regions), RENDER_TIMEOUT_SECONDS)
+                        rendered = await asyncio.wait_for(render(regions), RENDER_TIMEOUT_SECONDS)
                     except TimeoutError:  # not started yet: left out; running: its result is dropped
                         logger.warning("live stream: the regions of %s version %s took over %s s", topic, version,
                                        RENDER_TIMEOUT_SECONDS)
@@ -264,6 +327,16 @@ async def composite_stream(topic: str, since: int | None, keepalive: float):
         await following.close()
 
 
+def page_renderer(topic: str, request):
+    """``render(regions)`` for :func:`event_stream`: the regions of ``request``'s page, rendered with
+    those of the topic's other pages the same push wakes (:class:`_Renderings`); ``None`` if the
+    topic's kind renders none."""
+    render = topics.renderer(topic)
+    if render is None:
+        return None
+    return lambda regions: _renderings.ask(topic, render, request, regions)
+
+
 class EventStreamResponse(StreamingHttpResponse):
     """A stream of Server-Sent Events, always UTF-8 (the format allows no other): each message is
     encoded as such, without the response's charset looked up again for every one (Django's
@@ -282,9 +355,8 @@ async def stream(request, topic: str):
     if topics.is_composite(topic):
         events = composite_stream(topic, _since(request), settings.LIVE_KEEPALIVE_SECONDS)
     else:
-        render = topics.renderer(topic) if request.GET.get("page") == "1" else None
-        events = event_stream(topic, _since(request), settings.LIVE_KEEPALIVE_SECONDS,
-                              render=(lambda regions: render(request, regions)) if render else None, viewer=user.pk)
+        render = page_renderer(topic, request) if request.GET.get("page") == "1" else None
+        events = event_stream(topic, _since(request), settings.LIVE_KEEPALIVE_SECONDS, render=render, viewer=user.pk)
     response = EventStreamResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"

@@ -24,10 +24,10 @@ def _authorize_sheet(user, character_id: int) -> bool:
     return character is not None and can_view_character(user, character)
 
 
-def _render(request, session_id: int, regions):
-    from frontera.play.views.pushed import pushed_regions  # the views, once the URLs have loaded them
+def _render(session_id: int, requests, regions):
+    from frontera.play.views.pushed import pushed_pages  # the views, once the URLs have loaded them
 
-    return pushed_regions(request, session_id, regions)
+    return pushed_pages(session_id, requests, regions)
 
 
 register("session", authorize=_authorize, current_version=session_version, render=_render)

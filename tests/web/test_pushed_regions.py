@@ -4,6 +4,7 @@ instead of a notice the page answers with a request for them (frontera/play/view
 import asyncio
 import json
 import re
+import threading
 import time
 
 import pytest
@@ -241,11 +242,87 @@ def test_a_rendering_that_takes_too_long_is_replaced_by_a_notice(monkeypatch):
     session, mayor, seated, _minions = make_table(players=1, minions=0)
     (p1, hero1), = seated
     monkeypatch.setattr(live_views, "RENDER_TIMEOUT_SECONDS", 0.05)
-    monkeypatch.setattr(topics, "renderer", lambda topic: lambda request, regions: time.sleep(0.5))
+    monkeypatch.setattr(topics, "renderer", lambda topic: lambda requests, regions: [
+        lambda: time.sleep(0.5)] * len(requests))
 
     message = asyncio.run(_after_a_call(p1, session, mayor, hero1))
     assert message.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
     assert '"regions": ["checks", "feed", "table"]' in message  # the page fetches what the push named
+
+
+def _sent_at_once(users, session, action) -> list[str]:
+    """What each of ``users``' page streams is sent first after ``action()``, every stream waiting
+    for its push at the same time, as a server's streams do (each its own task)."""
+
+    async def scenario():
+        streams = [await _open(user, session) for user in users]
+        waiting = [asyncio.ensure_future(_next(stream)) for stream in streams]
+        await asyncio.sleep(0.05)  # every stream waits on its queue
+        await action()
+        messages = await asyncio.gather(*waiting)
+        for stream in streams:
+            await stream.aclose()
+        return messages
+
+    return asyncio.run(scenario())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pages_a_push_wakes_are_rendered_in_one_job_that_reads_what_they_share_once(monkeypatch):
+    """Three players' pages open when the Mayor calls a check: one rendering job for the three (his
+    own page gets a notice), which reads the session, the viewers' roles, the feed's stamp and the
+    players' seats once for all of them; each page still gets exactly what it would fetch."""
+    from frontera.play.models import GameSession
+    from frontera.play.views import pushed
+    from frontera.play.views import sessions as session_views
+
+    session, mayor, seated, _minions = make_table(players=3, minions=0)
+    (p1, hero1), (p2, _), (p3, _) = seated
+    jobs, reads = [], []
+    pages = pushed.pushed_pages
+    monkeypatch.setattr(pushed, "pushed_pages", lambda pk, requests, regions: jobs.append(
+        sorted(r.user.username for r in requests)) or pages(pk, requests, regions))
+    for module, name in ((pushed, "feed_stamp"), (session_views, "feed_stamp"), (pushed, "seats_by_owner"),
+                         (pushed, "roles_in"), (GameSession.objects, "row")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *args, real=real, name=name, **kw: (
+            threading.current_thread().name.startswith("live-render") and reads.append(name)) or real(*args, **kw))
+
+    messages = _sent_at_once((mayor, p1, p2, p3), session, lambda: sync_to_async(check_request)(
+        session=session, by=mayor, characters=[hero1], trait="manos"))
+    assert jobs == [sorted(user.username for user in (p1, p2, p3))]
+    assert sorted(reads) == ["feed_stamp", "roles_in", "row", "seats_by_owner"]  # (by the rendering threads)
+    assert "event: changed\n" in messages[0]
+    for user, message, names in ((p1, messages[1], ["checks", "feed", "table"]),
+                                 (p2, messages[2], ["feed", "table"]), (p3, messages[3], ["feed", "table"])):
+        sent = _regions_event(message)
+        assert sent["regions"] == names
+        assert _normalised(sent["html"]) == _normalised(_fetched(user, session, ",".join(names)))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_whose_rendering_fails_gets_a_notice_and_the_others_their_regions(monkeypatch, caplog):
+    """One page of a push's job raising does not cost the other pages theirs: that stream logs it
+    and tells its page "changed" with the regions to fetch."""
+    from frontera.play.views import pushed
+
+    session, mayor, seated, _minions = make_table(players=3, minions=0)
+    (p1, hero1), (p2, _), (p3, _) = seated
+    page = pushed.page_regions
+
+    def failing(request, *args):
+        if request.user.pk == p2.pk:
+            raise RuntimeError("a template broke")
+        return page(request, *args)
+
+    monkeypatch.setattr(pushed, "page_regions", failing)
+    for_p1, for_p2, for_p3 = _sent_at_once((p1, p2, p3), session, lambda: sync_to_async(check_request)(
+        session=session, by=mayor, characters=[hero1], trait="manos"))
+    assert _regions_event(for_p1)["regions"] == ["checks", "feed", "table"]
+    assert for_p2.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
+    assert '"regions": ["checks", "feed", "table"]' in for_p2
+    assert _regions_event(for_p3)["regions"] == ["feed", "table"]
+    assert "a template broke" in caplog.text
 
 
 @pytest.mark.django_db
@@ -264,7 +341,8 @@ def test_pushes_that_queue_while_a_rendering_runs_are_rendered_together_once(mon
         return list(regions), f"<p>{len(asked)}</p>", 0
 
     async def scenario():
-        stream = event_stream("session:424242", 10, keepalive=5, render=slow_render, viewer=1)
+        stream = event_stream("session:424242", 10, keepalive=5, viewer=1,
+                              render=lambda regions: asyncio.to_thread(slow_render, regions))
         assert (await stream.__anext__()).startswith("retry:")
         with monkeypatch.context() as patched:  # the opening reads the topic's version
             patched.setattr(topics, "current_version", lambda topic: 10)

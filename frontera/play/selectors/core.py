@@ -46,12 +46,32 @@ class Viewer:
     seats: set[str] = field(default_factory=set)  # engine players whose hidden cards this viewer holds
 
 
-def viewer_for(session: GameSession, user) -> Viewer:
-    """The viewer's role at this session; a member of the campaign is assumed (views check it)."""
+def viewer_for(session: GameSession, user, owned: dict[int, set[str]] | None = None) -> Viewer:
+    """The viewer's role at this session; a member of the campaign is assumed (views check it).
+    ``owned``: every player's seats (:func:`seats_by_owner`), if the caller has read them."""
     if is_mayor_of(user, session.campaign):
         return Viewer(user, True, {MAYOR_SEAT})
+    if owned is not None:
+        return Viewer(user, False, set(owned.get(user.pk, ())))
     own = rows(_own_seats_sql(), (session.pk, user.pk))
     return Viewer(user, False, {seat_key(pk) for pk, in own})
+
+
+def seats_by_owner(session: GameSession) -> dict[int, set[str]]:
+    """The seats of the characters at ``session``, by their owner's id: what :func:`viewer_for`
+    reads for one player, for every player in one statement (the pages one push is rendered for)."""
+    owned: dict[int, set[str]] = {}
+    for pk, owner in rows(_seat_owners_sql(), (session.pk,)):
+        owned.setdefault(owner, set()).add(seat_key(pk))
+    return owned
+
+
+@cache
+def _seat_owners_sql() -> str:
+    """Each character seated at a session and its owner (SQL: :mod:`frontera.sql`)."""
+    return (f"SELECT {column(Seat, 'character')}, {column(Character, 'owner')} FROM {table(Seat)} INNER JOIN "
+            f"{table(Character)} ON {column(Seat, 'character')} = {column(Character, 'pk')} "
+            f"WHERE {column(Seat, 'session')} = %s")
 
 
 @cache

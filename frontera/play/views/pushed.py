@@ -7,21 +7,26 @@ request for them. The stream lasts for hours, so each rendering first checks aga
 request checks: the viewer's log-in (their session still exists, the user is still active and their
 password unchanged) and their membership of the campaign. If either has ended, nothing is rendered:
 the stream says "changed", and the page's own request is refused.
+
+The pages one push wakes in a process are rendered together (:func:`pushed_pages`): the session,
+the viewers' roles, the players' seats and the feed's stamp are read once for all of them, as one
+request reads them once for itself; each page is then rendered in turn.
 """
 
 import copy
+import functools
 from functools import cache
 from importlib import import_module
 from types import SimpleNamespace
 
 from django.conf import settings
 from django.contrib.auth import get_user
-from django.http import Http404
 from django.utils import translation
 
-from frontera.campaigns.permissions import can_run_session
-from frontera.play.selectors.core import viewer_for
-from frontera.play.views.common import DASHBOARD_FRAGMENTS, PHONE_FRAGMENTS, session_for
+from frontera.campaigns.permissions import can_run_session, is_member_of, remember_role, roles_in
+from frontera.play.models import GameSession
+from frontera.play.selectors.core import feed_stamp, seats_by_owner, viewer_for
+from frontera.play.views.common import DASHBOARD_FRAGMENTS, PHONE_FRAGMENTS
 from frontera.play.views.sessions import regions_html
 
 
@@ -37,27 +42,41 @@ def _viewer(request):
     return user if user.is_authenticated and user.pk == request.user.pk else None
 
 
-def pushed_regions(request, session_id: int, regions) -> tuple[list[str], str, int] | None:
+def pushed_pages(session_id: int, requests, regions) -> list:
+    """One callable per stream's request (``requests``, in their order), each giving what
+    :func:`page_regions` gives for that page. What the pages share is read here, once for all of
+    them: the session with its campaign, the viewers' roles, the feed's stamp (read after the
+    session, as a request reads it), and the players' seats when a page first needs them."""
+    session = GameSession.objects.row(session_id)
+    if session is None:
+        return [lambda: None] * len(requests)
+    roles = roles_in(session.campaign_id, {request.user.pk for request in requests})
+    stamp = feed_stamp(session_id)
+    owned = cache(lambda: seats_by_owner(session))
+    return [functools.partial(page_regions, request, session, regions, roles, owned, stamp) for request in requests]
+
+
+def page_regions(request, session, regions, roles, owned, stamp: str) -> tuple[list[str], str, int] | None:
     """The regions of ``regions`` that the viewer's page shows, their HTML and the session's live
     version they show (no region if their page shows none of them); ``None`` if the viewer may no
-    longer see the session."""
+    longer see the session. ``roles``: the viewers' roles in the campaign, by id; ``owned()``:
+    every player's seats (:func:`seats_by_owner`)."""
     user = _viewer(request)
     if user is None:
         return None
+    remember_role(user, session.campaign_id, roles.get(user.pk))
+    if not is_member_of(user, session.campaign):
+        return None
     viewer = copy.copy(request)  # the stream's request, with the user read afresh
     viewer.user = user
-    try:
-        session = session_for(user, session_id)
-    except Http404:
-        return None
+    session = copy.copy(session)  # this viewer's, as each request reads its own
     runs_it = can_run_session(user, session.campaign)
-    page_regions = DASHBOARD_FRAGMENTS if runs_it else PHONE_FRAGMENTS
-    seats = cache(lambda: viewer_for(session, user).seats)  # read once for this rendering, if asked for
-    wanted = shown_regions(regions, page_regions, seats, runs_it=runs_it)
-    if not wanted:
+    shown = shown_regions(regions, DASHBOARD_FRAGMENTS if runs_it else PHONE_FRAGMENTS,
+                          seats := cache(lambda: viewer_for(session, user, owned()).seats), runs_it=runs_it)
+    if not shown:
         return [], "", 0  # nothing this page shows changed
     with translation.override(getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE):
-        return sorted(wanted), *regions_html(viewer, session, wanted, seats=seats)
+        return sorted(shown), *regions_html(viewer, session, shown, seats=seats, stamp=stamp)
 
 
 def shown_regions(regions, page_regions: set[str], seats, *, runs_it: bool = False) -> set[str]:

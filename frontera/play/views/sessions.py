@@ -99,11 +99,12 @@ def _regions(request, session, names: str) -> HttpResponse:
     return response
 
 
-def regions_html(request, session, wanted: set[str], seats=None) -> tuple[str, int]:
+def regions_html(request, session, wanted: set[str], seats=None, stamp: str | None = None) -> tuple[str, int]:
     """The regions ``wanted`` of the viewer's page, each marked to be swapped out of band, and the
     session's live version they show (that of its latest event when they were read, or a later one):
     what a page fetches after a push (:func:`_regions`), or is sent with it
-    (:mod:`frontera.play.views.pushed`). ``seats()``: the viewer's seats, if the caller has them."""
+    (:mod:`frontera.play.views.pushed`). ``seats()``: the viewer's seats, and ``stamp``: the feed's
+    stamp read after ``session`` (:func:`feed_stamp`), if the caller has them."""
     runs_it = can_run_session(request.user, session.campaign)
     # the feed, and a phone's table zones (what every viewer sees of the shared zones:
     # rules_session.table_view), are the same HTML for every page of a side of the table: each is
@@ -112,7 +113,7 @@ def regions_html(request, session, wanted: set[str], seats=None) -> tuple[str, i
     shared = wanted & ({"feed"} if runs_it else {"feed", "zones", "table"})
     built = wanted - shared
     parts = []
-    stamp = feed_stamp(session.pk)
+    stamp = feed_stamp(session.pk) if stamp is None else stamp
     if built or shared - {"feed"}:
         # what every page of this state reads alike, read once for all of them (the session's row
         # with it: as new as the stamp, like the regions built from it)
