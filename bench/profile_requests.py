@@ -90,7 +90,7 @@ def run(args) -> None:
     queries: dict[str, list[str]] = {}
 
     def timed(name, fn):
-        profile = profiles.setdefault(name, cProfile.Profile())
+        profile = profiles.setdefault(name, cProfile.Profile(time.thread_time) if os.environ.get("PROFILE_CPU") else cProfile.Profile())
         profiled = not only or name in only
         start, cpu = time.perf_counter(), time.thread_time()
         reset_queries()  # the log keeps 9000 queries: past that, CaptureQueriesContext's slice is empty
