@@ -9,7 +9,11 @@ Each request kind is run ``--repeat`` times under :mod:`cProfile`: calling a che
 choosing, the dashboard page, the phone page, the phone's ``#checks`` fragment, what a phone, a
 second phone and the Mayor's page ask after a check's push (``?regions=checks,feed``), and in a fight
 declaring, drawing and locking in. Prints the mean wall time per request and the functions with
-the largest cumulative share, so a change can be aimed at the cause.
+the largest cumulative share, so a change can be aimed at the cause. ``PROFILE_CPU=1`` profiles
+with the thread's CPU clock instead of the wall clock; ``PROFILE_SORT`` orders the functions
+(``cumulative`` by default, ``tottime``...). Every request runs under ``CaptureQueriesContext``
+(its count of queries): on PostgreSQL that adds Django's composing of each statement's text
+(``last_executed_query``) to the request's times, which a server does not do.
 """
 
 from __future__ import annotations
