@@ -4,10 +4,12 @@ A user outside a campaign must not learn that it exists: :func:`campaign_for_mem
 ``Http404``, never 403.
 """
 
+from functools import cache
+
 from django.http import Http404
 
 from frontera.campaigns.models import Campaign, Membership
-from frontera.sql import column, table
+from frontera.sql import column, rows, table
 
 
 def _role(user, campaign: Campaign) -> str | None:
@@ -43,12 +45,17 @@ def remember_role(user, campaign_id: int, role: str | None) -> None:
         cache[campaign_id] = role
 
 
-def roles_in(campaign_id: int, user_ids) -> dict[int, str]:
-    """The roles of the users ``user_ids`` in the campaign, by user id (none for a non-member), read
-    in one statement for all of them (the pages one push is rendered for,
-    :mod:`frontera.play.views.pushed`); each is given to :func:`remember_role` for its user."""
-    return dict(Membership.objects.filter(campaign_id=campaign_id, user__in=list(user_ids))
-                .values_list("user_id", "role"))
+def roles_in(campaign_id: int) -> dict[int, str]:
+    """Every member's role in the campaign, by user id, read in one statement (the pages one push is
+    rendered for, :mod:`frontera.play.views.pushed`; a campaign has a table's worth of members); each
+    is given to :func:`remember_role` for its user."""
+    return dict(rows(_roles_sql(), (campaign_id,)))
+
+
+@cache
+def _roles_sql() -> str:
+    return (f"SELECT {column(Membership, 'user', qualified=False)}, {column(Membership, 'role', qualified=False)} "
+            f"FROM {table(Membership)} WHERE {column(Membership, 'campaign', qualified=False)} = %s")
 
 
 def is_mayor_of(user, campaign: Campaign) -> bool:

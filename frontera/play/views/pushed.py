@@ -50,7 +50,7 @@ def pushed_pages(session_id: int, requests, regions) -> list:
     session = GameSession.objects.row(session_id)
     if session is None:
         return [lambda: None] * len(requests)
-    roles = roles_in(session.campaign_id, {request.user.pk for request in requests})
+    roles = roles_in(session.campaign_id)
     stamp = feed_stamp(session_id)
     owned = cache(lambda: seats_by_owner(session))
     return [functools.partial(page_regions, request, session, regions, roles, owned, stamp) for request in requests]
