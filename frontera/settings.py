@@ -251,6 +251,10 @@ if not REDIS_URL:
     # request.user from that memory too (frontera/accounts/backends.py), for the same reason
     USER_CACHE_ALIAS = "users"
 LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "15"))
+# The build of the pages this process serves, told to every stream at its (re)connection: a session
+# page rendered by another build reloads itself (frontera/live/build.py). Empty: a digest of the code,
+# templates and static files, the same for every process started from the same files.
+LIVE_BUILD = os.environ.get("FRONTERA_BUILD", "").strip()[:64]
 # After a publish, a request thread waits (at most this long) for this process's event loop to write
 # the push to its streams before it renders its answer (live/bus.py: settle; 0 turns it off).
 LIVE_PUSH_FIRST_SECONDS = float(os.environ.get("LIVE_PUSH_FIRST_SECONDS", "0.005"))

@@ -3,7 +3,9 @@
 Each message is ``id: <version>`` and ``event: changed``; the page's elements listen with
 ``hx-trigger="sse:changed"`` and refetch their own fragments. A client that (re)connects behind
 the current version — by ``Last-Event-ID`` or the ``since`` version its page was rendered at — is
-told to refresh at once. A comment line every ~15 s keeps proxies from closing the stream; at each
+told to refresh at once; one that is not is sent ``hello``, which also names the build of the
+pages this server renders (:mod:`frontera.live.build`: a page of an earlier deploy reloads itself).
+A comment line every ~15 s keeps proxies from closing the stream; at each
 of those ticks, and when the bus says its subscription was made again after a fault
 (:data:`frontera.live.bus.RESYNC`), the stream re-reads the durable version, so a publish that was
 lost is healed. No database transaction is open while streaming.
@@ -39,6 +41,7 @@ from django.http import Http404, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
 from frontera.live import bus, topics
+from frontera.live.build import build_id
 
 logger = logging.getLogger(__name__)
 
@@ -146,20 +149,23 @@ def _since(request) -> int | None:
     return None
 
 
-def format_event(event: str, version: int, topic: str, regions=None) -> str:
+def format_event(event: str, version: int, topic: str, regions=None, *, greeting: bool = False) -> str:
     """One SSE message; ``regions`` (the page regions the change can show in) only when the push
     named them: without it a page refetches every region. A region named for some viewers only
     (``me:c12``, :data:`frontera.live.bus.Push`) is named to the page without its scope: a page
     told by a notice refetches it. Made once for all the streams a push wakes (each of a topic's
-    streams sends the same message)."""
-    return _event(event, int(version), topic, None if regions is None else bus.unscoped(regions))
+    streams sends the same message). ``greeting``: the stream's first message, which names the
+    build of the pages this server renders (:mod:`frontera.live.build`)."""
+    return _event(event, int(version), topic, None if regions is None else bus.unscoped(regions), greeting)
 
 
 @functools.lru_cache(maxsize=256)
-def _event(event: str, version: int, topic: str, regions: tuple[str, ...] | None) -> str:
+def _event(event: str, version: int, topic: str, regions: tuple[str, ...] | None, greeting: bool) -> str:
     payload = {"topic": topic, "version": version}
     if regions is not None:
         payload["regions"] = list(regions)
+    if greeting:  # at each (re)connection: a page kept open across a deploy learns it
+        payload["build"] = build_id()
     data = json.dumps(payload)
     return f"id: {version}\nevent: {event}\ndata: {data}\n\n"
 
@@ -184,9 +190,9 @@ async def event_stream(topic: str, since: int | None, keepalive: float, render=N
         yield "retry: 2000\n\n"
         current = await _read(topics.current_version)(topic)
         if since is not None and since < current:
-            yield format_event("changed", current, topic)
+            yield format_event("changed", current, topic, greeting=True)
         else:
-            yield format_event("hello", current, topic)
+            yield format_event("hello", current, topic, greeting=True)
         last = current
         backlog = []  # pushes taken from the queue while gathering a rendering's, not rendered with it
 
@@ -304,7 +310,8 @@ async def composite_stream(topic: str, since: int | None, keepalive: float):
         yield "retry: 2000\n\n"
         await following.update(await _read(topics.sources)(topic))
         current = await _read(topics.current_version)(topic)
-        yield format_event("changed" if since is not None and since != current else "hello", current, topic)
+        yield format_event("changed" if since is not None and since != current else "hello", current, topic,
+                           greeting=True)
         last = current
         while True:
             try:

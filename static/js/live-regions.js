@@ -226,9 +226,46 @@
     }
   }, true);
 
+  // A deploy: the stream's first message ("hello", or "changed" for a page behind), sent at each
+  // connection and reconnection (a deploy restarts the servers, so every stream connects again),
+  // names the build of the pages its server renders (frontera/live/build.py). A session page
+  // rendered by another build (data-build on its live element) could miss a region the new pages
+  // have: it reloads itself, once per build (a page served meanwhile by a process of the old build
+  // does not reload again and again), unless the person is filling in something the reload would
+  // lose (a field edited and not sent, an open dialog); then it says so (#live-stale), and the
+  // person reloads when ready.
+  var RELOADED = "frontera-live-reloaded-for";
+  function checkBuild(push) {  // true: the page is reloading
+    var live = document.getElementById("live"), build;
+    try {
+      build = JSON.parse(push.data).build;
+    } catch (e) {
+      return false;
+    }
+    if (!isLive(live) || typeof build !== "string" || !build || build === live.getAttribute("data-build")) return false;
+    var busy = !!document.querySelector("[data-edited], dialog[open]"), again = true;
+    try {
+      again = window.sessionStorage.getItem(RELOADED) === build;
+      if (!again && !busy) window.sessionStorage.setItem(RELOADED, build);
+    } catch (e) { /* no storage: never reload by itself */ }
+    if (!again && !busy) {
+      window.location.reload();
+      return true;
+    }
+    var stale = document.getElementById("live-stale");
+    if (stale) stale.hidden = false;
+    return false;
+  }
+  document.addEventListener("htmx:sseBeforeMessage", function (evt) {
+    if (!evt.target || evt.target.id !== "live-hello") return;
+    evt.preventDefault();  // nothing to swap: it is read here
+    if (evt.detail) checkBuild(evt.detail);
+  }, true);
+
   document.addEventListener("sse:changed", function (evt) {
     var elt = evt.target, push = evt.detail;
     if (!isLive(elt) || !push || typeof push !== "object") return;
+    if (typeof push.data === "string" && push.data.indexOf('"build"') !== -1 && checkBuild(push)) return;
     if (push.retry === RETRY) return;  // a retry: its regions were put back when its request failed
     var gathered = counted.get(push);
     if (!gathered) counted.set(push, (gathered = new WeakSet()));

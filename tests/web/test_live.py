@@ -12,6 +12,7 @@ from django.urls import reverse
 from frontera.campaigns import services
 from frontera.campaigns.selectors import campaign_version
 from frontera.live import bus
+from frontera.live.build import build_id
 from frontera.live.views import event_stream
 from tests.factories import make_campaign, make_user
 
@@ -122,7 +123,8 @@ def test_sse_headers_and_hello_with_current_version():
 
     chunks = asyncio.run(scenario())
     version = campaign_version(campaign.pk)
-    assert chunks[1] == f'id: {version}\nevent: hello\ndata: {{"topic": "campaign:{campaign.pk}", "version": {version}}}\n\n'
+    assert chunks[1] == (f'id: {version}\nevent: hello\ndata: {{"topic": "campaign:{campaign.pk}", "version": {version}, '
+                         f'"build": "{build_id()}"}}\n\n')  # the build of the pages: frontera/live/build.py
 
 
 @pytest.mark.django_db(transaction=True)

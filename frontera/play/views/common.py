@@ -18,6 +18,7 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 
 from frontera.campaigns.permissions import can_run_session, is_member_of, remember_role
 from frontera.characters.models import Character
+from frontera.live.build import build_id
 from frontera.play.models import GameSession
 from frontera.play.selectors.core import feed_stamp, stamp_version
 from frontera.play.selectors.pages import dashboard_view, phone_view
@@ -78,7 +79,9 @@ def page_context(request, session, regions: set[str] | None = None, snapshot=Non
     if "feed" in context:  # each line's HTML, rendered once (frontera/play/views/feed.py)
         context["feed_lines"] = feed_lines(context["feed"], is_mayor=context["is_mayor"])
     # what the page's live element may ask for after a push (static/js/live-regions.js)
-    context.update(live_topic=session_topic(session.pk), live_regions=" ".join(sorted(live_regions)), **extra)
+    # and the build that rendered it: a page kept open across a deploy reloads itself (frontera/live/build.py)
+    context.update(live_topic=session_topic(session.pk), live_regions=" ".join(sorted(live_regions)),
+                   live_build=build_id(), **extra)
     return template, context
 
 
