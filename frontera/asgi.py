@@ -25,6 +25,7 @@ from django.core.wsgi import get_wsgi_application  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from frontera.idle_gc import CollectWhenIdle  # noqa: E402
+from frontera.live.build import build_id  # noqa: E402
 from frontera.pages_door import PagesDoor  # noqa: E402
 
 STREAMS_PREFIX = "/live/"
@@ -33,6 +34,9 @@ streams = get_asgi_application()
 # the pool's young garbage is collected when no page is being answered (frontera/idle_gc.py)
 pages = CollectWhenIdle(PagesDoor(get_wsgi_application(), workers=int(os.environ.get("WEB_THREADS", "10"))))
 get_resolver().url_patterns  # every URL module and view imported now, not in a first request
+# the build this process serves, fixed now, with the code it imported: files replaced on disk later
+# (the next deploy, before this process stops) do not change what it tells its pages
+build_id()
 
 # What is loaded by now (Django, the apps, the URLs) lives as long as the process: out of the
 # cyclic garbage collector's sight, a full collection scans only what came after it. One took
