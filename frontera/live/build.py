@@ -21,7 +21,9 @@ def build_id() -> str:
     """``settings.LIVE_BUILD`` (``FRONTERA_BUILD``: a deployment may name its builds, say by their
     commit), or a digest of the project's code, templates and static files as this process found
     them at its first call (a server's at its start, ``frontera/asgi.py``; ~16 ms): the same for
-    every process started from the same files."""
+    every process started from the same files. (Templates are read when first used: an old process
+    still running while a deploy replaces the files may render a new template under its old build;
+    its pages then reload once more than needed, never less.)"""
     if settings.LIVE_BUILD:
         return settings.LIVE_BUILD
     digest = hashlib.sha256()

@@ -71,6 +71,7 @@ _RENDERING = ThreadPoolExecutor(max_workers=int(os.environ.get("LIVE_RENDER_THRE
                                 thread_name_prefix="live-render")
 # A stream waits this long for its rendering, then sends a notice instead (the page fetches the
 # regions): a rendering that waits for a database connection, or behind a backlog, holds no page up.
+# (Its job renders its pages one after another: a page late in a large job waits for those before it.)
 RENDER_TIMEOUT_SECONDS = 2.0
 
 
@@ -100,41 +101,47 @@ class _Renderings:
         return future
 
     def _start(self, key, render) -> None:
-        loop, _topic, regions = key
+        loop, topic, regions = key
         asking = self._asking.pop(key)
-        loop.run_in_executor(_RENDERING, _render_all, loop, render, regions, asking)
+        job = loop.run_in_executor(_RENDERING, _render_all, loop, render, regions, asking)
+        job.add_done_callback(functools.partial(_job_done, topic, asking))
 
 
 def _render_all(loop, render, regions, asking) -> None:
     """Every page of ``asking`` rendered in turn, each handed to its stream's future (its result, or
     the exception its rendering raised) as soon as it is done; a stream that stopped waiting (its
-    timeout) is skipped."""
-    close_old_connections()  # one made unusable meanwhile (a database restart) is not used again
+    timeout) is skipped. If what the pages share cannot be read, each stream is told "changed"
+    (``None``: its page fetches the regions), and the job's failure is logged once."""
     try:
-        try:
-            pages = render([request for request, _future in asking], regions)
-        except Exception as error:  # noqa: BLE001 (each stream logs it and sends a notice)
-            pages = [functools.partial(_raise, error)] * len(asking)
+        close_old_connections()  # one made unusable meanwhile (a database restart) is not used again
+        pages = render([request for request, _future in asking], regions)
         for (_request, future), page in zip(asking, pages, strict=True):
             if future.done():  # (read from this thread: at worst a page rendered for nobody)
                 continue
             try:
                 result = page()
-            except Exception as error:  # noqa: BLE001 (the stream logs it)
+            except Exception as error:  # noqa: BLE001 (its stream logs it)
                 result = error
             loop.call_soon_threadsafe(_hand, future, result)
     finally:
         connection.close_if_unusable_or_obsolete()
 
 
-def _raise(error):
-    raise error
+def _job_done(topic: str, asking, job: asyncio.Future) -> None:
+    """On the loop, once a job has ended: a stream whose page it did not hand over (the job failed)
+    is told "changed" (``None``) now rather than at its timeout."""
+    if not job.cancelled() and job.exception() is not None:
+        logger.error("live stream: the pages of a push to %s could not be rendered", topic,
+                     exc_info=job.exception())
+    for _request, future in asking:
+        _hand(future, None)
 
 
 def _hand(future: asyncio.Future, result) -> None:
     if not future.done():
         if isinstance(result, Exception):
-            future.set_exception(result)
+            # (an exception a future refuses, StopIteration, is handed as the error it is)
+            future.set_exception(result if not isinstance(result, StopIteration) else RuntimeError(repr(result)))
         else:
             future.set_result(result)
 
@@ -232,7 +239,7 @@ async def event_stream(topic: str, since: int | None, keepalive: float, render=N
                     regions = tuple(sorted(wanted))
                     try:
                         rendered = await asyncio.wait_for(render(regions), RENDER_TIMEOUT_SECONDS)
-                    except TimeoutError:  # not started yet: left out; running: its result is dropped
+                    except TimeoutError:  # not reached yet in its job: skipped; being rendered: dropped
                         logger.warning("live stream: the regions of %s version %s took over %s s", topic, version,
                                        RENDER_TIMEOUT_SECONDS)
                         rendered = None

@@ -2,7 +2,9 @@
  * The phone asks for attention: when the table asks something of this player (a check to draw or
  * choose, a fight to declare or lock in, an exchange to choose), the phone vibrates where the
  * browser allows it, the tab title is marked, and the first such control is scrolled into view.
- * A toggle keeps the screen awake during the session (Screen Wake Lock API, where supported).
+ * A toggle keeps the screen awake during the session (Screen Wake Lock API, where supported); the
+ * choice is kept for the tab (sessionStorage), so a reload (the page's own, after a deploy:
+ * live-regions.js) asks for the lock again.
  * Loaded by play/phone.html; no inline script (CSP).
  */
 (function () {
@@ -32,18 +34,28 @@
     if (!toggle) return;
     if (!("wakeLock" in navigator)) { toggle.hidden = true; return; }
     toggle.hidden = false;
-    var lock = null;
+    var lock = null, KEPT = "frontera-wake-lock";
+    function remember(on) {
+      try {
+        if (on) window.sessionStorage.setItem(KEPT, "on"); else window.sessionStorage.removeItem(KEPT);
+      } catch (e) { /* no storage: the choice lasts as long as the page */ }
+    }
     function request() {
       navigator.wakeLock.request("screen").then(function (l) {
         lock = l;
         toggle.setAttribute("aria-pressed", "true");
+        remember(true);
         lock.addEventListener("release", function () { if (lock === l) toggle.setAttribute("aria-pressed", "false"); });
       }).catch(function () { toggle.setAttribute("aria-pressed", "false"); });
     }
     toggle.addEventListener("click", function () {
-      if (toggle.getAttribute("aria-pressed") === "true" && lock) { var l = lock; lock = null; l.release(); toggle.setAttribute("aria-pressed", "false"); }
-      else request();
+      if (toggle.getAttribute("aria-pressed") === "true" && lock) {
+        var l = lock; lock = null; l.release(); toggle.setAttribute("aria-pressed", "false"); remember(false);
+      } else request();
     });
+    try {
+      if (window.sessionStorage.getItem(KEPT) === "on") request();
+    } catch (e) { /* no storage */ }
     document.addEventListener("visibilitychange", function () {  // the lock ends when the page hides
       if (document.visibilityState === "visible" && toggle.getAttribute("aria-pressed") === "true" && !lock) request();
     });

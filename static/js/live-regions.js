@@ -230,10 +230,11 @@
   // connection and reconnection (a deploy restarts the servers, so every stream connects again),
   // names the build of the pages its server renders (frontera/live/build.py). A session page
   // rendered by another build (data-build on its live element) could miss a region the new pages
-  // have: it reloads itself, once per build (a page served meanwhile by a process of the old build
-  // does not reload again and again), unless the person is filling in something the reload would
-  // lose (a field edited and not sent, an open dialog); then it says so (#live-stale), and the
-  // person reloads when ready.
+  // have: it reloads itself, at most once for each build the tab has heard of (during a rolling
+  // deploy its page and its stream may come from processes of either build: no reload loop),
+  // unless the person is filling in something the reload would lose (a field edited and not sent,
+  // an open dialog). Otherwise it says so (#live-stale, a live region present from the start, so
+  // that its news is read out), and the person reloads when ready.
   var RELOADED = "frontera-live-reloaded-for";
   function checkBuild(push) {  // true: the page is reloading
     var live = document.getElementById("live"), build;
@@ -243,17 +244,19 @@
       return false;
     }
     if (!isLive(live) || typeof build !== "string" || !build || build === live.getAttribute("data-build")) return false;
-    var busy = !!document.querySelector("[data-edited], dialog[open]"), again = true;
+    var busy = !!document.querySelector("[data-edited], dialog[open]"), reload = false;
     try {
-      again = window.sessionStorage.getItem(RELOADED) === build;
-      if (!again && !busy) window.sessionStorage.setItem(RELOADED, build);
-    } catch (e) { /* no storage: never reload by itself */ }
-    if (!again && !busy) {
+      var seen = JSON.parse(window.sessionStorage.getItem(RELOADED) || "[]");
+      if (!Array.isArray(seen)) seen = [];
+      reload = !busy && seen.indexOf(build) === -1;
+      if (reload) window.sessionStorage.setItem(RELOADED, JSON.stringify(seen.concat([build]).slice(-8)));
+    } catch (e) { reload = false; /* no storage: never reload by itself */ }
+    if (reload) {
       window.location.reload();
       return true;
     }
-    var stale = document.getElementById("live-stale");
-    if (stale) stale.hidden = false;
+    var stale = document.getElementById("live-stale"), text = document.getElementById("live-stale-text");
+    if (stale && text && !stale.firstElementChild) stale.appendChild(text.content.cloneNode(true));
     return false;
   }
   document.addEventListener("htmx:sseBeforeMessage", function (evt) {

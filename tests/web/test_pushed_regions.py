@@ -250,12 +250,16 @@ def test_a_rendering_that_takes_too_long_is_replaced_by_a_notice(monkeypatch):
     assert '"regions": ["checks", "feed", "table"]' in message  # the page fetches what the push named
 
 
-def _sent_at_once(users, session, action) -> list[str]:
+def _sent_at_once(users, session, action, meanwhile=None) -> list[str]:
     """What each of ``users``' page streams is sent first after ``action()``, every stream waiting
-    for its push at the same time, as a server's streams do (each its own task)."""
+    for its push at the same time, as a server's streams do (each its own task); ``meanwhile(clients)``
+    (the streams' browsers) runs once they are open."""
 
     async def scenario():
-        streams = [await _open(user, session) for user in users]
+        clients = [AsyncClient() for _ in users]
+        streams = [await _open(user, session, client=client) for user, client in zip(users, clients, strict=True)]
+        if meanwhile is not None:
+            await meanwhile(clients)
         waiting = [asyncio.ensure_future(_next(stream)) for stream in streams]
         await asyncio.sleep(0.05)  # every stream waits on its queue
         await action()
@@ -271,13 +275,16 @@ def _sent_at_once(users, session, action) -> list[str]:
 def test_the_pages_a_push_wakes_are_rendered_in_one_job_that_reads_what_they_share_once(monkeypatch):
     """Three players' pages open when the Mayor calls a check: one rendering job for the three (his
     own page gets a notice), which reads the session, the viewers' roles, the feed's stamp and the
-    players' seats once for all of them; each page still gets exactly what it would fetch."""
+    players' seats once for all of them; each page still gets exactly what its player would fetch
+    (each differs: the others' open checks it lists are not the same)."""
     from frontera.play.models import GameSession
     from frontera.play.views import pushed
     from frontera.play.views import sessions as session_views
 
     session, mayor, seated, _minions = make_table(players=3, minions=0)
-    (p1, hero1), (p2, _), (p3, _) = seated
+    (p1, hero1), (p2, hero2), (p3, hero3) = seated
+    for hero in (hero2, hero3):  # each player's page differs from the others' (their own open check)
+        check_request(session=session, by=mayor, characters=[hero], trait="cabeza")
     jobs, reads = [], []
     pages = pushed.pushed_pages
     monkeypatch.setattr(pushed, "pushed_pages", lambda pk, requests, regions: jobs.append(
@@ -298,6 +305,54 @@ def test_the_pages_a_push_wakes_are_rendered_in_one_job_that_reads_what_they_sha
         sent = _regions_event(message)
         assert sent["regions"] == names
         assert _normalised(sent["html"]) == _normalised(_fetched(user, session, ",".join(names)))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_in_one_job_a_viewer_who_logged_out_or_left_gets_no_region_and_the_others_theirs():
+    """The pages of one push are rendered together, but each viewer's log-in and membership are
+    still checked for their own page: one logged out and one gone from the campaign are told
+    "changed" (their pages' requests will be refused), the third gets its regions."""
+    session, mayor, seated, _minions = make_table(players=3, minions=0)
+    (p1, hero1), (p2, _), (p3, _) = seated
+
+    async def meanwhile(clients):
+        await clients[0].alogout()  # p1, from this browser
+        await sync_to_async(Membership.objects.filter(user=p2).delete)()
+
+    for_p1, for_p2, for_p3 = _sent_at_once((p1, p2, p3), session, lambda: sync_to_async(check_request)(
+        session=session, by=mayor, characters=[hero1], trait="manos"), meanwhile)
+    for message in (for_p1, for_p2):
+        assert message.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
+        assert "html" not in message and not re.search(r"<section", message)
+    sent = _regions_event(for_p3)
+    assert sent["regions"] == ["feed", "table"]
+    assert _normalised(sent["html"]) == _normalised(_fetched(p3, session, "feed,table"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_whose_shared_reads_fail_tells_every_stream_changed_and_logs_it_once(monkeypatch, caplog):
+    """What the pages share cannot be read (the database went away, say): every stream of the job
+    is told "changed" at once, not at its timeout, and the failure is logged once for the job."""
+    from frontera.live import views as live_views
+    from frontera.play.views import pushed
+
+    session, mayor, seated, _minions = make_table(players=2, minions=0)
+    (p1, hero1), (p2, _) = seated
+    monkeypatch.setattr(live_views, "RENDER_TIMEOUT_SECONDS", 30)
+
+    def broken(*args):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(pushed, "pushed_pages", broken)
+    started = time.monotonic()
+    messages = _sent_at_once((p1, p2), session, lambda: sync_to_async(check_request)(
+        session=session, by=mayor, characters=[hero1], trait="manos"))
+    assert time.monotonic() - started < 5
+    for message in messages:
+        assert message.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
+        assert '"regions": ["checks", "feed", "table"]' in message  # each page fetches them
+    logged = [record.getMessage() for record in caplog.records if record.name == "frontera.live.views"]
+    assert logged == [f"live stream: the pages of a push to session:{session.pk} could not be rendered"]
 
 
 @pytest.mark.django_db(transaction=True)

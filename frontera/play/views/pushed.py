@@ -9,8 +9,9 @@ password unchanged) and their membership of the campaign. If either has ended, n
 the stream says "changed", and the page's own request is refused.
 
 The pages one push wakes in a process are rendered together (:func:`pushed_pages`): the session,
-the viewers' roles, the players' seats and the feed's stamp are read once for all of them, as one
-request reads them once for itself; each page is then rendered in turn.
+the viewers' roles, the players' seats (which choose the regions a page is sent) and the feed's
+stamp are read once for all of them, as one request reads them once for itself; each page is then
+rendered in turn, its cards decided by its view model from its viewer's own seats, as for any request.
 """
 
 import copy
