@@ -2,7 +2,8 @@
 the person is in the middle of a form; then it says so and they reload when ready
 (static/js/live-regions.js, frontera/live/build.py). The deploy is a restart of the server with
 another build (``FRONTERA_BUILD``), as a deployment names its builds; the pages' streams connect
-again by themselves."""
+again by themselves, and are greeted with "hello" (nothing happened meanwhile) or "changed" (the
+table moved while the server was down)."""
 
 import re
 import subprocess
@@ -14,6 +15,14 @@ from tests.browser.test_ui_race import SETUP
 from tests.servers import ROOT, AppServer
 
 BEFORE = "window.__openedBeforeTheDeploy"
+CALL = """
+from frontera.characters.models import Character
+from frontera.play.models import GameSession
+from frontera.play.services.checks import check_request
+session = GameSession.objects.get(pk={session})
+djamal = Character.objects.get(campaign=session.campaign, name="Djamal")
+check_request(session=session, by=session.campaign.mayor, characters=[djamal], trait="cabeza")
+"""
 
 
 def test_a_page_kept_open_across_a_deploy_reloads_itself_unless_a_form_is_being_filled(browser, tmp_path):
@@ -66,6 +75,20 @@ def test_a_page_kept_open_across_a_deploy_reloads_itself_unless_a_form_is_being_
         stale.get_by_role("link", name="Recárgala").click()
         mayor.wait_for_function(f"() => !{BEFORE} && document.getElementById('live').dataset.build === 'build-b'")
         assert mayor.get_by_test_id("live-stale").is_hidden()
+
+        # a second deploy, and the Mayor calls a check on Djamal meanwhile (from a shell): the pages
+        # come back behind, so their streams' first message is "changed"; it names the build too
+        for page in (mayor, ana):
+            page.evaluate(f"{BEFORE} = true")
+        server.stop()
+        subprocess.run([sys.executable, "manage.py", "shell", "-c", CALL.format(session=session_url.split("/")[2])],
+                       cwd=ROOT, env=server.env, check=True, capture_output=True)
+        server.env["FRONTERA_BUILD"] = "build-c"
+        server.start()
+        for page in (mayor, ana):
+            page.wait_for_function(f"() => !{BEFORE} && document.getElementById('live').dataset.build === 'build-c'",
+                                   timeout=20_000)
+        ana.locator("#table").get_by_text("Djamal").first.wait_for()  # the check called meanwhile
     finally:
         for context in contexts:
             context.close()
