@@ -275,6 +275,67 @@ def _conflict_target(model, name: str) -> str:
     return f"{target} WHERE {constraint._get_condition_sql(model, connection.SchemaEditorClass(connection))}"
 
 
+def write_together(updates: list[tuple[object, tuple[str, ...]]], *groups: list) -> None:
+    """:func:`update` of each ``(instance, fields)`` of ``updates`` (each a different row), then
+    :func:`insert_together` of ``groups``: on PostgreSQL in one statement, a data-modifying ``WITH``
+    for each update and each list (PostgreSQL runs every one of them once, whether the statement
+    reads its rows or not); elsewhere one statement each. A row that is not there to update raises
+    its model's ``DoesNotExist``, as :func:`update` does (inside a transaction, which undoes the rest:
+    the services' actions are atomic). Every new object gets its primary key.
+
+    Issue #11: a draw's state, participant, log lines and check were four round trips to PostgreSQL
+    before its push, each a wait for the answer and for the GIL again after it."""
+    groups = tuple(group for group in groups if group)
+    db_connection = connections[DEFAULT_DB_ALIAS]
+    if (not updates or db_connection.vendor != "postgresql"
+            or any(len(group) > INSERT_BATCH for group in groups)):
+        for instance, fields in updates:
+            update(instance, fields)
+        insert_together(*groups)
+        return
+    shape = (tuple((type(instance), tuple(fields)) for instance, fields in updates),
+             tuple((type(group[0]), len(group)) for group in groups))
+    sql, prepared_updates, prepared_inserts = _write_together_sql(shape)
+    params = []
+    for (instance, _fields), prepared in zip(updates, prepared_updates, strict=True):
+        params += [field.get_db_prep_save(field.pre_save(instance, False), db_connection) for field in prepared]
+        params.append(instance.pk)
+    for group, group_fields in zip(groups, prepared_inserts, strict=True):
+        params += _insert_params(group, group_fields, db_connection)
+    with db_connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchall()
+    for index, (instance, _fields) in enumerate(updates):
+        if [key for tag, key in found if tag == -1 - index] != [instance.pk]:
+            model = type(instance)
+            raise model.DoesNotExist(f"{model.__name__} {instance.pk} is not there to update")
+    for index, group in enumerate(groups):  # each list's keys in the order of its rows
+        _set_keys(group, [key for tag, key in found if tag == index])
+
+
+@functools.cache
+def _write_together_sql(shape) -> tuple[str, list, list]:
+    """The statement of :func:`write_together` for ``(updates, inserts)``: each update a ``WITH``
+    returning its row's key, tagged ``-1 - n``; each list of new rows one returning theirs, tagged
+    with its position, as :func:`insert_together` does."""
+    updates, inserts = shape
+    quote = connection.ops.quote_name
+    parts, selects, prepared_updates, prepared_inserts = [], [], [], []
+    for index, (model, fields) in enumerate(updates):
+        sql, prepared = _update_sql(model, fields, "postgresql")
+        name = quote(f"updated_{index}")
+        parts.append(f"{name} AS ({sql} RETURNING {quote(model._meta.pk.column)})")
+        selects.append(f"SELECT {-1 - index}, {quote(model._meta.pk.column)} FROM {name}")
+        prepared_updates.append(prepared)
+    for index, (model, count) in enumerate(inserts):
+        sql, fields = _insert_sql(model, count, "postgresql")
+        name = quote(f"rows_{index}")
+        parts.append(f"{name} AS ({sql})")
+        selects.append(f"SELECT {index}, {quote(model._meta.pk.column)} FROM {name}")
+        prepared_inserts.append(fields)
+    return f"WITH {', '.join(parts)} {' UNION ALL '.join(selects)} ORDER BY 1, 2", prepared_updates, prepared_inserts
+
+
 def update(instance, fields: tuple[str, ...]) -> None:
     """``instance.save(update_fields=fields)`` for a row that exists: one ``UPDATE`` whose SQL is
     built once per model and fields, every value prepared by its field as ``save`` prepares it. No

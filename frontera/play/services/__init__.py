@@ -13,6 +13,7 @@ name it, and one function per thing a person does at the table.
 ``treasure``        sharing a treasure among several protagonists (FR-EXCH-6)
 ``gambling``        gambling nights: the banca, azar and habilidad contests
 ``duels``           the drinking duel and the pistol duel
+``follow_ups``      what settles the table actions that start a check when it resolves
 ``core``            what they share: the event log, locking, the engine state, publishing
 ==================  ==============================================================================
 
@@ -28,9 +29,11 @@ Callers import from the module that owns the action (``from frontera.play.servic
 combat_declare``); this package re-exports nothing.
 """
 
-from frontera.play.services import checks, duels, gambling, medical
+from frontera.play.models import Gamble, Treatment
+from frontera.play.services import duels, follow_ups, gambling, medical
 
-# A check started by another table action settles that action when it resolves (see the
-# "follow-ups" of frontera.play.services.checks). The modules above checks are wired here.
-checks.after_trait_check(gambling.after_banca_stop_check, medical.after_medical_check)
-checks.after_opposed_reveal(gambling.after_contest_reveal, duels.after_duel_round_reveal)
+# A check started by another table action settles that action when it resolves (see
+# frontera.play.services.follow_ups). The modules above checks are wired here; a trait check's
+# follow-up with the model whose rows wait on its checks.
+follow_ups.after_trait_check((Gamble, gambling.after_banca_stop_check), (Treatment, medical.after_medical_check))
+follow_ups.after_opposed_reveal(gambling.after_contest_reveal, duels.after_duel_round_reveal)

@@ -5,13 +5,13 @@ reveal, winners, Tablas, another check), FR-CARD-2 (a joker's declared suit), FR
 draws from the dead man's hand), FR-CHAR-5 (equipment from the campaign's catalogue), FR-MODE-4,
 FR-MODE-7 and FR-MODE-8 (where played cards go).
 
-A check started by another table action settles it through the follow-ups registered here
-(:func:`after_trait_check`, :func:`after_opposed_reveal`).
+A check started by another table action settles it through the follow-ups registered in
+:mod:`frontera.play.services.follow_ups`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -23,7 +23,7 @@ from frontera import glossary
 from frontera.campaigns.permissions import can_act_for, can_run_session, is_mayor_of, is_member_of
 from frontera.characters.models import Character
 from frontera.characters.selectors import campaign_catalogue
-from frontera.play.models import MAYOR_SEAT, Check, GameSession, Participant
+from frontera.play.models import MAYOR_SEAT, Check, GameSession, Participant, seat_key
 from frontera.play.services.core import (
     BOARD,
     CHECKS,
@@ -48,7 +48,9 @@ from frontera.play.services.core import (
     rules_message,
     save_state,
     seat_for,
+    state_kept,
 )
+from frontera.play.services.follow_ups import AFTER_OPPOSED_REVEAL, AFTER_TRAIT_CHECK, TRAIT_WAITS
 from frontera.rules import characters as rules_characters
 from frontera.rules import checks as rules_checks
 from frontera.rules import session as rules_session
@@ -57,30 +59,6 @@ from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's
 from frontera.rules.tracks import draw_penalty
 from frontera.sql import column, insert_first, rows, table, update
 
-# --- follow-ups ---------------------------------------------------------------------------------
-# Some table actions start a check and settle when it resolves: a banca's attempt to leave and
-# medical attention (a trait check), an azar or habilidad contest and a pistol duel's round (an
-# opposed check). Their modules sit above this one, so they hand their follow-up to these lists
-# (wired in one place: ``frontera/play/services/__init__.py``). Each follow-up looks up whether the
-# check is one of its own and does nothing otherwise; all run inside the action's transaction.
-
-TraitFollowUp = Callable[[GameSession, Check, Participant, Card, EventLog], None]
-OpposedFollowUp = Callable[[GameSession, Check, object], None]
-_AFTER_TRAIT_CHECK: list[TraitFollowUp] = []
-_AFTER_OPPOSED_REVEAL: list[OpposedFollowUp] = []
-
-
-def after_trait_check(*follow_ups: TraitFollowUp) -> None:
-    """Call ``follow_up(session, prueba, participant, played_card, log)`` once a trait check's card is
-    played, the session row locked and the engine state saved."""
-    _AFTER_TRAIT_CHECK.extend(f for f in follow_ups if f not in _AFTER_TRAIT_CHECK)
-
-
-def after_opposed_reveal(*follow_ups: OpposedFollowUp) -> None:
-    """Call ``follow_up(session, prueba, by)`` once an opposed check has revealed and resolved."""
-    _AFTER_OPPOSED_REVEAL.extend(f for f in follow_ups if f not in _AFTER_OPPOSED_REVEAL)
-
-
 E_FEW_PARTICIPANTS = _("An opposed check needs at least two participants.")
 E_SAME_CHARACTER_TWICE = _("%(name)s can take part only once in a check.")
 E_DRAW_FIRST = _("Draw the cards before choosing one.")
@@ -88,6 +66,7 @@ E_ALREADY_CHOSEN = _("A card was already chosen for %(name)s in this check.")
 E_CHECK_RESOLVED = _("This check is already resolved.")
 E_UNKNOWN_CARD = _("That card was not drawn in this check.")
 STATUS_ORDER = [Check.Status.REQUESTED, Check.Status.DRAWN, Check.Status.CHOSEN, Check.Status.RESOLVED]
+STATUS_ORDER_KEYS = tuple(str(status) for status in STATUS_ORDER)
 
 
 @dataclass(frozen=True)
@@ -269,7 +248,7 @@ def opposed_request(*, session: GameSession, by, entries: Sequence[Entry], label
                          label=label, request_key=request_key, regions={CHECKS, FEED}, mayor_only=True)
 
 
-def _lock_participant(participant: Participant, *, by=None, in_session: int | None = None,
+def _lock_participant(participant: Participant, *, by=None, in_session: int | None = None, waits: tuple = (),
                       ) -> tuple[GameSession, Participant]:
     """Lock the session row first (every table action on a session is serialised), then reload.
 
@@ -277,10 +256,13 @@ def _lock_participant(participant: Participant, *, by=None, in_session: int | No
     request names it): ``by`` must be of the session's campaign and may act for the participant's
     character (``can_act_for``: its player, or the Mayor), and the participant must be of that
     session; :class:`NotAllowed` otherwise. The view then reads nothing first (issue #11). The
-    locked participant's check holds the locked session."""
+    locked participant's check holds the locked session; the participant holds what
+    :meth:`~frontera.play.models.ParticipantManager.with_check` reads of the check's other
+    participants (``others_rank``, ``seats``) and, with ``waits``, ``waited_on``."""
     if in_session is not None:
         session = lock_session(GameSession(pk=in_session), by=by, may=is_member_of)
-        locked = Participant.objects.with_check(participant.pk, session_id=session.pk)
+        locked = Participant.objects.with_check(participant.pk, session_id=session.pk, statuses=STATUS_ORDER_KEYS,
+                                                waits=waits)
         if locked is None:
             raise NotAllowed
         locked.character.campaign = session.campaign  # a participant's character is of the session's campaign
@@ -292,7 +274,7 @@ def _lock_participant(participant: Participant, *, by=None, in_session: int | No
         else:
             session_id = Check.objects.filter(pk=participant.prueba_id).values_list("session_id", flat=True).get()
         session = lock_session(GameSession(pk=session_id))
-        locked = Participant.objects.with_check(participant.pk)
+        locked = Participant.objects.with_check(participant.pk, statuses=STATUS_ORDER_KEYS, waits=waits)
         if locked is None:
             raise Participant.DoesNotExist
     locked.prueba.session = session
@@ -338,15 +320,12 @@ def check_draw(*, participant: Participant, by, in_session: int | None = None) -
         state, more = rules_session.settle_check(state, participant.seat, participant.engine_check)
         events += more
         _close_without_card(participant, log)
-    save_state(session, state)
     log.cards(events, before, state, prueba=prueba)
-    update(participant, ("drawn", "drawn_by", "status", "outcome"))
     # a draw moves cards and changes no track; the Mayor's table even when no card was left to draw
     # (his last table action can no longer be undone: frontera/play/selectors/pages.py, undo)
-    participants = rows(_statuses_sql(), (prueba.pk,))  # (status, seat) of each of the check's participants
-    log.regions = {*one_check(seat for _, seat in participants), FEED, BOARD, *log.moved_regions()}
-    log.flush()
-    _refresh_check(prueba, session, by, [status for status, _ in participants])
+    log.regions = {*one_check(participant.seats), FEED, BOARD, *log.moved_regions()}
+    _write_with_check(log, prueba, session, by, participant, [
+        state_kept(session, state), (participant, ("drawn", "drawn_by", "status", "outcome"))])
     return participant
 
 
@@ -383,6 +362,9 @@ def _holds_drawn(session: GameSession, by, participant: Participant) -> bool:
 
     if is_mayor_of(by, session.campaign):
         return participant.seat == MAYOR_SEAT or participant.drawn_by_id == by.pk
+    if participant.seat == seat_key(participant.character_id) and hasattr(participant, "seated"):
+        # what plays_own_seat asks, read with the participant under the lock (issue #11)
+        return participant.seated and participant.character.owner_id == by.pk
     return plays_own_seat(session, by, participant.seat)
 
 
@@ -401,7 +383,7 @@ def check_choose(*, participant: Participant, by, card: str, suit: str = "", in_
     answers tell neither the hand nor the face-down choice of an opposed check. The double submit
     is a holder's too: every holder sees the card played already. ``in_session``: who may choose
     at all is checked first (:func:`_lock_participant`)."""
-    session, participant = _lock_participant(participant, by=by, in_session=in_session)
+    session, participant = _lock_participant(participant, by=by, in_session=in_session, waits=tuple(TRAIT_WAITS))
     prueba = participant.prueba
     if participant.status != Check.Status.REQUESTED and not _holds_drawn(session, by, participant):
         raise SessionError(E_NOT_YOUR_HAND % {"name": participant.character.name})
@@ -425,6 +407,7 @@ def check_choose(*, participant: Participant, by, card: str, suit: str = "", in_
     participant.played = record.played
     participant.declared = record.declared or ""
     log = EventLog(session, by, [])
+    updates = [(participant, ("played", "declared", "status", "outcome"))]
     if prueba.kind == Check.Kind.TRAIT:
         before = load_state(session)
         state, events = _play(before, participant)
@@ -437,21 +420,44 @@ def check_choose(*, participant: Participant, by, card: str, suit: str = "", in_
                    prueba=prueba, who=participant.character.name, card=played.label,
                    what=check_what(participant.trait, participant.skill), outcome=msg(OUTCOME_LABELS[record.outcome]),
                    why=why(played, participant.trait, prueba.difficulty, record.outcome))
-        save_state(session, state)
-        written = len(log.rows)
-        for follow_up in _AFTER_TRAIT_CHECK:
-            follow_up(session, prueba, participant, played, log)
-        if len(log.rows) == written:  # no follow-up acted (a banca, medical attention: anything may change)
-            log.regions = {CHECKS, FEED, *log.moved_regions()}  # the card played moved, no track changed
+        if participant.waited_on:  # a check another table action waits on: its follow-up settles it
+            save_state(session, state)
+            written = len(log.rows)
+            for follow_up in AFTER_TRAIT_CHECK:
+                follow_up(session, prueba, participant, played, log)
+            if len(log.rows) == written:  # no follow-up acted (a banca, medical attention: anything may change)
+                log.regions = {CHECKS, FEED, *log.moved_regions()}  # the card played moved, no track changed
+            update(*updates[0])
+            log.flush()
+            _refresh_check(prueba, session, by)  # as the follow-ups left the check's participants
+            return participant
+        updates.append(state_kept(session, state))
+        log.regions = {CHECKS, FEED, *log.moved_regions()}  # the card played moved, no track changed
     else:
         log.regions = {CHECKS, FEED}
         participant.status = Check.Status.CHOSEN
         log.decide(gettext_noop("%(who)s has chosen a card, face down until everyone reveals."),
                    rules=["FR-OPP-1"], prueba=prueba, who=participant.character.name)
-    update(participant, ("played", "declared", "status", "outcome"))
-    log.flush()
-    _refresh_check(prueba, session, by)
+    _write_with_check(log, prueba, session, by, participant, updates)
     return participant
+
+
+def _write_with_check(log: EventLog, prueba: Check, session: GameSession, by, participant: Participant,
+                      updates: list) -> None:
+    """The end of a draw or a choice: its log, its ``updates`` and the check's new status written
+    together (one statement on PostgreSQL: :meth:`EventLog.flush`), the status worked out from
+    ``participant``'s own and what its lock read of the others (``others_rank``); an opposed check
+    that everyone has chosen for reveals after that (:func:`_refresh_check`)."""
+    lowest = participant.status
+    if participant.others_rank is not None and participant.others_rank < STATUS_ORDER.index(lowest):
+        lowest = STATUS_ORDER[participant.others_rank]
+    reveals = prueba.kind == Check.Kind.OPPOSED and lowest == Check.Status.CHOSEN
+    if not reveals and prueba.status != lowest:
+        prueba.status = lowest
+        updates = [*updates, (prueba, ("status",))]
+    log.flush(updates=updates)
+    if reveals:
+        _refresh_check(prueba, session, by, [lowest])
 
 
 def _play(state, participant: Participant):
@@ -521,7 +527,7 @@ def _refresh_check(prueba: Check, session: GameSession, by, statuses: Sequence[s
     if prueba.kind == Check.Kind.OPPOSED and lowest == Check.Status.CHOSEN:
         _reveal(prueba, session, by)
         lowest = Check.Status.RESOLVED
-        for follow_up in _AFTER_OPPOSED_REVEAL:
+        for follow_up in AFTER_OPPOSED_REVEAL:
             follow_up(session, prueba, by)
     if prueba.status != lowest:
         prueba.status = lowest

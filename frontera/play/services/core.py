@@ -40,7 +40,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 from frontera.rules.tracks import TRACK_NAMES
-from frontera.sql import column, insert_together, load, rows, table, update
+from frontera.sql import column, load, rows, table, update, write_together
 
 E_SESSION_ENDED = _("This session has ended.")
 E_NOT_PROTAGONIST = _("%(name)s is not a protagonist of this campaign.")
@@ -200,12 +200,13 @@ class EventLog:
             return set()
         return {BOARD, *([ZONES] if self.moved_shared else []), *(scoped(ME, seat) for seat in self.moved_seats)}
 
-    def flush(self, *, with_rows: list | None = None) -> None:
+    def flush(self, *, with_rows: list | None = None, updates: list | None = None) -> None:
         """Writes the events (and ``with_rows``, other new rows of the action that no event refers
-        to, in the same statement where the database allows) and publishes after commit."""
+        to, and ``updates``, ``(instance, fields)`` of rows the action changed: in the same statement
+        where the database allows, :func:`frontera.sql.write_together`) and publishes after commit."""
         if self.regions is not None and CHECKS in self.regions:
             self.regions = self.regions | {TABLE}  # a phone shows the open checks in two regions
-        insert_together(with_rows or [], self.rows)
+        write_together(updates or [], with_rows or [], self.rows)
         created, self.rows = self.rows, []
         last = max((e.pk for e in created if e.pk), default=None)
         if last is None:  # backends without RETURNING ids
@@ -300,11 +301,20 @@ def read_state(session: GameSession) -> rules_session.Session:
     return rules_session.Session.from_json(session.state, copy=False)
 
 
+STATE_FIELDS = ("state", "phase", "decks")
+
+
 def save_state(session: GameSession, state: rules_session.Session) -> None:
+    update(*state_kept(session, state))
+
+
+def state_kept(session: GameSession, state: rules_session.Session) -> tuple[GameSession, tuple[str, ...]]:
+    """``state`` put on ``session``, unwritten: ``(session, fields)`` for an action that writes it
+    with its other rows (:meth:`EventLog.flush`'s ``updates``)."""
     session.state = state.to_json()
     session.phase = state.phase
     session.decks = state.decks
-    update(session, ("state", "phase", "decks"))
+    return session, STATE_FIELDS
 
 
 def explain_moves(log: EventLog, events: list[dict], prueba: Check | None) -> None:

@@ -225,7 +225,7 @@ def _duel_round(session: GameSession, duel, by) -> None:
 
 
 def after_duel_round_reveal(session: GameSession, prueba: Check, by) -> None:
-    """The follow-up of an opposed check (:func:`~frontera.play.services.checks.after_opposed_reveal`):
+    """The follow-up of an opposed check (:func:`~frontera.play.services.follow_ups.after_opposed_reveal`):
     an opposed check just revealed may be a duel's round (FR-CMB-15)."""
     duel = PistolDuel.objects.filter(prueba=prueba, status=PistolDuel.Status.OPEN).select_related(
         "first", "second").first()

@@ -180,7 +180,7 @@ def _open_gamble_sql() -> str:
 
 
 def after_banca_stop_check(session: GameSession, prueba: Check, participant: Participant, played, log: EventLog) -> None:
-    """The follow-up of a trait check (:func:`~frontera.play.services.checks.after_trait_check`): the
+    """The follow-up of a trait check (:func:`~frontera.play.services.follow_ups.after_trait_check`): the
     attempt to leave a banca (:func:`banca_try_stop`) settles when its card is played."""
     if rows(_open_gamble_sql(), (prueba.pk, Gamble.Status.OPEN)):
         participant.save(update_fields=["played", "declared", "status", "outcome"])
@@ -330,7 +330,7 @@ def gamble_contest(*, session: GameSession, by, kind: str, characters: Sequence[
 
 
 def after_contest_reveal(session: GameSession, prueba: Check, by) -> None:
-    """The follow-up of an opposed check (:func:`~frontera.play.services.checks.after_opposed_reveal`):
+    """The follow-up of an opposed check (:func:`~frontera.play.services.follow_ups.after_opposed_reveal`):
     an azar or habilidad contest (:func:`gamble_contest`) settles at its reveal."""
     gamble = prueba.gambles.filter(status=Gamble.Status.OPEN).first()
     if gamble is not None:

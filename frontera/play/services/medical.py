@@ -68,7 +68,7 @@ def medical_request(*, session: GameSession, by, healer: Character, patient: Cha
 
 
 def after_medical_check(session: GameSession, prueba: Check, participant, played, log: EventLog) -> None:
-    """The follow-up of a trait check (:func:`~frontera.play.services.checks.after_trait_check`): the
+    """The follow-up of a trait check (:func:`~frontera.play.services.follow_ups.after_trait_check`): the
     healer's played card decides whether the patient's recovery is sped."""
     found = load(Treatment, _unsettled_sql(), (prueba.pk,))
     if found:
