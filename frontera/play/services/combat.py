@@ -44,6 +44,7 @@ from frontera.play.services.core import (
     save_sheet,
     save_state,
     seat_for,
+    state_kept,
 )
 from frontera.play.services.death import (
     DEATH_LEVEL,
@@ -262,7 +263,6 @@ def combat_declare(*, combat: CombatRound, by, character: Character, technique: 
     except RulesError as err:
         raise SessionError(_combat_message(err, combat)) from err
     combat.state = state
-    update(combat, ("state",))
     log = EventLog(session, by, [])
     decl = state["declarations"][key]
     spec = combat.state["combatants"][key]
@@ -297,7 +297,7 @@ def combat_declare(*, combat: CombatRound, by, character: Character, technique: 
                    band=move["band"], cover=msg(gettext_noop(", %(cover)s"),
                                                  cover=msg(COVER_LABELS[move_cover])) if move_cover else "")
     log.regions = {COMBAT, FEED}  # the fight's own state (medical attention below publishes its own check)
-    log.flush()
+    log.flush(updates=[(combat, ("state",))])  # with its log: one statement on PostgreSQL (issue #11)
     if technique == "medical":
         medical_request(session=session, by=by, healer=character, patient=patient,
                         request_key=f"combat{combat.pk}-{combat.turn}-{key}")
@@ -346,11 +346,10 @@ def combat_draw(*, combat: CombatRound, by, character: Character, in_session: in
         round_state, _events = rules_combat.hand_in(combat.state, key, drawn)
     except RulesError as err:
         raise SessionError(_combat_message(err, combat)) from err
-    save_state(session, state)
+    kept = state_kept(session, state)
     combat.state = round_state
     if character.kind == Character.Kind.PROTAGONIST and not plays_own_seat(session, by, seat_key(character.pk)):
         combat.drawn_by = {**combat.drawn_by, key: by.pk}  # the Mayor drew for the player: he holds it too
-    update(combat, ("state", "drawn_by"))
     log = EventLog(session, by, [])
     explain_moves(log, events, None)
     log.cards(events, before, state)
@@ -358,7 +357,7 @@ def combat_draw(*, combat: CombatRound, by, character: Character, in_session: in
                rules=["FR-CMB-1"],
                who=character.name, count=len(drawn), seed=seed)
     log.regions = {COMBAT, FEED, *CARDS_AND_TRACKS}
-    log.flush()
+    log.flush(updates=[kept, (combat, ("state", "drawn_by"))])  # one statement on PostgreSQL (issue #11)
     return combat
 
 
@@ -419,9 +418,8 @@ def combat_choose(*, combat: CombatRound, by, character: Character, cards: Seque
         # reveal's (a write of each fewer, and one push, before the answer; issue #11)
         _combat_reveal(session, combat, by, log)
         return combat
-    update(combat, ("state",))
     log.regions = {COMBAT, FEED}
-    log.flush()
+    log.flush(updates=[(combat, ("state",))])  # one statement on PostgreSQL (issue #11)
     return combat
 
 
