@@ -238,7 +238,9 @@ CACHES = {
 # docs/deployment.md) a request reads its session from this process's memory, and the database
 # keeps it for a restart (Django's cached_db): one query less on every request (issue #13's push).
 # With REDIS_URL several processes serve pages, and one process's memory could keep a session that
-# another logged out: there the database alone holds them, as Django does by default.
+# another logged out: there the database alone holds them, as Django's database store does, its read
+# written as SQL (frontera/accounts/sessions.py).
+SESSION_ENGINE = "frontera.accounts.sessions"
 if not REDIS_URL:
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     SESSION_CACHE_ALIAS = "sessions"
