@@ -1,6 +1,7 @@
 """Where a Mayor's call and its push spend their time, step by step (a figure, not a test).
 
     .venv/bin/python bench/push_trace.py [--checks 100] [--players 12] [--database-url URL] [--redis-url URL]
+        [--streams page]
 
 Plays ``bench/session_bench.py``'s scripted session (the Mayor calls ``--checks`` checks; each
 called player draws and chooses; every page's stream is open) against the project served through
@@ -32,6 +33,8 @@ STEPS = (
     ("the loop → the first stream's write", "deliver", "first write"),
     ("the loop → the last stream's write", "deliver", "last write"),
     ("the loop → the view's thread going on (settled)", "deliver", "settled"),
+    ("the loop → the pages' rendering job starts", "deliver", "job"),
+    ("that job, start → end", "job", "job end"),
     ("that write → the last client's stamp", "last write", "last arrival"),
     ("the push, in all", "sent", "last arrival"),
     ("the publish → the view's return (its answer)", "publish", "view end"),
@@ -62,6 +65,10 @@ def calls(marks: list[tuple[float, str]], pushes: dict) -> list[dict[str, float]
         # the request's thread waited for the streams' writes (in-process bus) from its publish
         moments["settled"] = next((t for t, what in later if what == "settled" and t >= moments["publish"]), sent)
         moments["answer sent"] = next(t for t, what in later if what == "sent" and t >= moments["view end"])
+        # the pages' streams only: the job that rendered this push's pages (none for notices)
+        moments["job"] = next((t for t, what in later if what == "job" and t >= moments["deliver"]), None)
+        moments["job end"] = next((t for t, what in later if what == "job end" and moments["job"] is not None
+                                   and t >= moments["job"]), None)
         moments["last arrival"] = max(next(t for t in arrivals if t >= sent) for arrivals in pushes["arrivals"])
         found.append(moments)
     return found
@@ -73,18 +80,24 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=12)
     parser.add_argument("--database-url", default="")
     parser.add_argument("--redis-url", default="", help="redis://... for the live bus instead of in-process")
+    parser.add_argument("--streams", default="notice", choices=("notice", "page"),
+                        help="page: the streams are opened as the session pages open them (each is sent its regions)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         trace = Path(tmp) / "marks.txt"
-        session_bench.session_over_http(Path(tmp), args.checks, args.players, 1, args.database_url,
+        session_bench.session_over_http(Path(tmp), args.checks, args.players, 0 if args.streams == "page" else 1,
+                                        args.database_url, streams=args.streams,
                                         app="bench.traced_asgi:application", env_extra={"PUSH_TRACE": str(trace)},
                                         redis_url=args.redis_url)
         moments = calls(read_marks(trace), session_bench.PUSHES)
-    backend = ("PostgreSQL" if args.database_url else "SQLite") + (", Redis bus" if args.redis_url else "")
+    backend = (("PostgreSQL" if args.database_url else "SQLite") + (", Redis bus" if args.redis_url else "")
+               + (", the pages' streams" if args.streams == "page" else ""))
     print(f"\nEach step of the Mayor's {len(moments)} calls ({backend}, {args.players} players, "
           f"{len(session_bench.PUSHES['arrivals'])} streams), p50 / p95 in ms:")
     for label, start, end in STEPS:
-        values = [m[end] - m[start] for m in moments]
+        values = [m[end] - m[start] for m in moments if m.get(start) is not None and m.get(end) is not None]
+        if not values:  # (a job's steps, with notices)
+            continue
         print(f"  {label:<48} {session_bench.pct(values, .5) * 1000:6.2f} / {session_bench.pct(values, .95) * 1000:6.2f}")
 
 

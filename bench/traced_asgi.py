@@ -13,6 +13,8 @@ the functions they name; nothing of the app is changed:
   (since session 25 with either backend: a process hands its own pushes to its own streams; in
   sessions 23-24, with ``REDIS_URL``, when the push came back from Redis to the process's hub);
 - ``settle`` / ``settled``: the request's thread starts and stops waiting for the streams' writes;
+- ``job`` / ``job end``: a job that renders the pages one push wakes starts and ends (in a thread of
+  the live stream's renderers);
 - ``write``: a stream formats its ``changed`` event, or the regions it sends with a push, right
   before writing it;
 - ``get``: a page's refetch after a push (``GET …?regions=``) reaches the ASGI app; ``got``: its
@@ -81,6 +83,8 @@ live_views.format_event = lambda event, *a, **k: (mark("write") if event == "cha
 _format_regions = getattr(live_views, "format_regions", None)  # (not in the code before it)
 if _format_regions is not None:
     live_views.format_regions = lambda *a, **k: mark("write") or _format_regions(*a, **k)
+if hasattr(live_views, "_render_all"):  # (since session 26) one job renders the pages one push wakes
+    live_views._render_all = _before("job", live_views._render_all, after="job end")
 checks_services.check_request = _before("service", checks_services.check_request)
 # before the URLs are imported (frontera.asgi does it), so that they route to the wrapped view
 checks_views.check_new = _before("view", checks_views.check_new, after="view end")
