@@ -225,3 +225,20 @@ def test_a_fight_is_read_only_within_its_own_session():
     assert _fields(loaded) == _fields(CombatRound.objects.get(pk=fight.pk))
     other, *_ = make_table(players=1)
     assert CombatRound.objects.of_session(fight.pk, other.pk) is None
+
+
+def test_a_results_column_names_are_those_its_description_gives():
+    """:func:`frontera.sql.load` reads the names from psycopg's result itself on PostgreSQL (its
+    ``description`` makes an object of each column): the same names, quoted and aliased ones too."""
+    from frontera.sql import _column_names
+
+    quote = connection.ops.quote_name
+    sql = (f"SELECT 1 AS {quote('prueba__id')}, 'x' AS {quote('Mayúsculas y acentos')}, 2 AS {quote('plain')} "
+           f"FROM {table(GameSession)} WHERE 1 = %s")
+    make_table(players=1)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [1])
+        cursor.fetchall()
+        assert _column_names(cursor) == tuple(column[0] for column in cursor.description) == (
+            "prueba__id", "Mayúsculas y acentos", "plain")
+
