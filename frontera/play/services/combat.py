@@ -41,9 +41,9 @@ from frontera.play.services.core import (
     new_rng,
     plays_own_seat,
     rules_message,
-    save_sheet,
     save_state,
     seat_for,
+    sheet_kept,
     state_kept,
 )
 from frontera.play.services.death import (
@@ -61,7 +61,6 @@ from frontera.rules import combat as rules_combat
 from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
-from frontera.sql import update
 
 # The decisions that delimit a fight and its turns (the history reads fights from them).
 FIGHT_BEGINS = gettext_noop("A fight begins: %(sides)s. NPCs declare and draw first; everyone chooses in secret.")
@@ -435,8 +434,7 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by, log: EventLog 
         # a fighter whose sheet lets them act again has neither declared nor chosen: the turn
         # waits for them (ruling 3), as it would have after the Mayor's track change
         combat.state = loaded
-        update(combat, ("state",))
-        log.flush()
+        log.flush(updates=[(combat, ("state",))])
         return
     try:
         state, _events = rules_combat.reveal(loaded)
@@ -457,9 +455,10 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by, log: EventLog 
         else:
             deck_state, more = rules_session.settle_check(deck_state, seat, check_id)
         moves += more
-    save_state(session, deck_state)
+    # the engine state, the fight's, the sheets and the log: one statement on PostgreSQL (issue #11)
+    written = [state_kept(session, deck_state)]
     combat.state = state
-    update(combat, ("state",))
+    written.append((combat, ("state",)))
     log.cards(moves, before, deck_state)
     for rec in state["result"]["plays"]:
         params = {k: (names.get(v, v) if k == "target" else v) for k, v in rec["explain"]["params"].items()}
@@ -470,7 +469,7 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by, log: EventLog 
         character = fighters[int(key[1:])]  # locked and read by fight_takes_sheets
         sheet = rules_characters.Character.from_json(character.sheet)
         sheet = dataclass_replace(sheet, health=totals["health_after"], morale=totals["morale_after"])
-        save_sheet(character, sheet)
+        written.append(sheet_kept(character, sheet))
         if totals["health_after"] == DEATH_LEVEL and totals["health_before"] != DEATH_LEVEL:
             record_death(session, combat, character.pk, names[key], log)
         if (totals["health_after"], totals["morale_after"]) != (totals["health_before"], totals["morale_before"]):
@@ -480,7 +479,7 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by, log: EventLog 
                        health_after=level_name("health", totals["health_after"]),
                        morale_before=level_name("morale", totals["morale_before"]),
                        morale_after=level_name("morale", totals["morale_after"]))
-    log.flush()
+    log.flush(updates=written)
 
 
 @transaction.atomic

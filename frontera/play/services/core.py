@@ -389,5 +389,12 @@ def save_sheet(character: Character, sheet: rules_characters.Character) -> None:
     character.save(update_fields=["sheet", "updated_at"])
 
 
+def sheet_kept(character: Character, sheet: rules_characters.Character) -> tuple[Character, tuple[str, ...]]:
+    """``sheet`` put on ``character``, unwritten: ``(character, fields)`` for an action that writes it
+    with its other rows (:meth:`EventLog.flush`'s ``updates``; its ``updated_at`` is set then)."""
+    character.sheet = sheet.to_json()
+    return character, ("sheet", "updated_at")
+
+
 def level_name(track: str, level: int) -> str:
     return TRACK_NAMES[track][level]
