@@ -297,6 +297,9 @@ def write_together(updates: list[tuple[object, tuple[str, ...]]], *groups: list)
     Issue #11: a draw's state, participant, log lines and check were four round trips to PostgreSQL
     before its push, each a wait for the answer and for the GIL again after it."""
     groups = tuple(group for group in groups if group)
+    if len({(type(instance), instance.pk) for instance, _fields in updates}) != len(updates):
+        # one statement's WITHs that update one row twice: PostgreSQL applies one of them, either one
+        raise ValueError("write_together() updates each row once")
     db_connection = connections[DEFAULT_DB_ALIAS]
     if (not updates or db_connection.vendor != "postgresql"
             or any(len(group) > INSERT_BATCH for group in groups)):

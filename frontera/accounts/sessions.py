@@ -1,6 +1,7 @@
 """The session store of a deployment where several processes serve pages (``REDIS_URL``): Django's
 database store, which holds every session in the database alone (no process may trust its own memory
-of one: docs/deployment.md), with its one read on every request written as SQL.
+of one: docs/deployment.md), with the read of every request written as SQL. (A live stream reads its
+session once, when it opens, through Django's async read, the ORM's: not on a push's path.)
 
 Why: issue #11. With the live bus on Redis, a request read its session through the ORM (a queryset
 built and compiled anew each time, for a one-row statement), and its user as well

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from frontera.play.models import Check, Participant, Seat, SessionEvent
 from frontera.play.services import core
-from frontera.play.services.core import SessionError
 from frontera.play.services.checks import Entry, check_choose, check_draw, check_request, opposed_request
+from frontera.play.services.core import SessionError
 from frontera.play.services.gambling import banca_begin, banca_deal, banca_try_stop
 from frontera.sql import write_together
 from tests.factories import assert_conserved, make_table
@@ -77,10 +77,10 @@ def test_a_trait_choice_that_nothing_waits_on_writes_together(client):
     sqls = [q["sql"] for q in queries.captured_queries]
     writes = _writes(sqls)
     assert len(writes) == (1 if connection.vendor == POSTGRESQL else 4)
-    before_the_write = sqls[:sqls.index(writes[0])]
-    assert not any(sql.startswith(('SELECT 1 FROM "play_gamble"', 'SELECT * FROM "play_treatment"'))
-                   for sql in before_the_write)  # the follow-ups' own reads: nothing waits on this check
+    # the follow-ups' own reads (a banca's, a treatment's): nothing waits on this check
+    assert not any(sql.startswith(('SELECT 1 FROM "play_gamble"', 'SELECT * FROM "play_treatment"')) for sql in sqls)
     # whether the player holds the cards (their character seated, and theirs) came with the participant
+    before_the_write = sqls[:sqls.index(writes[0])]
     assert not any(sql.startswith('SELECT 1 FROM "play_seat"') for sql in before_the_write)
     part.refresh_from_db()
     assert part.status == "resolved" and part.played == part.drawn[0] and part.outcome
@@ -101,6 +101,7 @@ def test_the_checks_status_is_its_least_advanced_participants_and_the_push_names
     assert {core.scoped(core.CHECKS, first.seat), core.scoped(core.CHECKS, second.seat)} <= published[-1]
     check_draw(participant=second, by=p2)
     assert Check.objects.get(pk=prueba.pk).status == "drawn"
+    assert {core.scoped(core.CHECKS, first.seat), core.scoped(core.CHECKS, second.seat)} <= published[-1]
     first.refresh_from_db()
     check_choose(participant=first, by=p1, card=first.drawn[0], suit="S")
     assert Check.objects.get(pk=prueba.pk).status == "drawn"
@@ -184,4 +185,12 @@ def test_a_player_whose_character_left_the_table_no_longer_holds_its_cards():
                      in_session=session.pk)
     assert "Solo quien tiene las cartas" in str(refused.value)
     assert Participant.objects.get(pk=part.pk).status == "drawn"
+
+
+def test_write_together_refuses_two_updates_of_one_row():
+    """PostgreSQL applies only one of two data-modifying WITHs on one row: never asked for."""
+    session, mayor, seated, _ = make_table()
+    part = check_request(session=session, by=mayor, characters=[seated[0][1]], trait="manos").participants.get()
+    with pytest.raises(ValueError, match="each row once"):
+        write_together([(part, ("status",)), (Participant(pk=part.pk), ("outcome",))])
 

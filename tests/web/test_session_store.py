@@ -133,7 +133,10 @@ def test_with_redis_a_request_reads_its_session_and_its_user_as_the_orm_would():
     store = SessionStore(key)
     assert store.load() == Session.objects.get(session_key=key).get_decoded() and store.session_key == key
     assert SessionStore("no-such-session-key").load() == {}
-    Session.objects.filter(session_key=key).update(expire_date=timezone.now() - timedelta(seconds=1))
+    # half an hour either side of now: a comparison in local time instead of UTC would be caught
+    Session.objects.filter(session_key=key).update(expire_date=timezone.now() + timedelta(minutes=30))
+    assert SessionStore(key).load() == Session.objects.get(session_key=key).get_decoded() != {}
+    Session.objects.filter(session_key=key).update(expire_date=timezone.now() - timedelta(minutes=30))
     expired = SessionStore(key)
     assert expired.load() == {} and expired.session_key is None
     backend = MemoryModelBackend()
