@@ -194,40 +194,10 @@ def insert_together(*groups: list) -> None:
     """:func:`insert` for several lists of new rows, each list of one model, no row referring to a
     row of another list (an action's new participants and its log lines): on PostgreSQL in one
     statement, a data-modifying ``WITH`` for each list; elsewhere one :func:`insert` each. Every
-    object gets its primary key.
+    object gets its primary key (:func:`write_together` with no update).
 
     Issue #11: each statement was a round trip to PostgreSQL before a call's push."""
-    groups = tuple(group for group in groups if group)
-    db_connection = connections[DEFAULT_DB_ALIAS]
-    if (len(groups) < 2 or db_connection.vendor != "postgresql"
-            or any(len(group) > INSERT_BATCH for group in groups)):
-        for group in groups:
-            insert(group)
-        return
-    sql, fields = _insert_together_sql(tuple((type(group[0]), len(group)) for group in groups))
-    params = [value for group, group_fields in zip(groups, fields, strict=True)
-              for value in _insert_params(group, group_fields, db_connection)]
-    with db_connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        found = cursor.fetchall()
-    for index, group in enumerate(groups):  # each list's keys in the order of its rows
-        _set_keys(group, [key for tag, key in found if tag == index])
-
-
-@functools.cache
-def _insert_together_sql(shape: tuple[tuple[type, int], ...]) -> tuple[str, list]:
-    quote = connection.ops.quote_name
-    parts, fields = [], []
-    for index, (model, count) in enumerate(shape):
-        sql, group_fields = _insert_sql(model, count, "postgresql")
-        parts.append(f"{quote(f'rows_{index}')} AS ({sql})")
-        fields.append(group_fields)
-    # a sequence gives a statement's rows rising keys in the order of its VALUES, as insert() relies on
-    keys = " UNION ALL ".join(
-        f"SELECT {index}, {quote(model._meta.pk.column)} FROM {quote(f'rows_{index}')}"
-        for index, (model, _count) in enumerate(shape)
-    )
-    return f"WITH {', '.join(parts)} {keys} ORDER BY 1, 2", fields
+    write_together([], *groups)
 
 
 def _insert_params(objs: list, fields: list, db_connection) -> list:
@@ -288,7 +258,8 @@ def _conflict_target(model, name: str) -> str:
 
 def write_together(updates: list[tuple[object, tuple[str, ...]]], *groups: list) -> None:
     """:func:`update` of each ``(instance, fields)`` of ``updates`` (each a different row), then
-    :func:`insert_together` of ``groups``: on PostgreSQL in one statement, a data-modifying ``WITH``
+    :func:`insert` of each list of ``groups`` (each list of one model, no row referring to a row of
+    another list): on PostgreSQL in one statement, a data-modifying ``WITH``
     for each update and each list (PostgreSQL runs every one of them once, whether the statement
     reads its rows or not); elsewhere one statement each. A row that is not there to update raises
     its model's ``DoesNotExist``, as :func:`update` does (inside a transaction, which undoes the rest:
@@ -301,11 +272,12 @@ def write_together(updates: list[tuple[object, tuple[str, ...]]], *groups: list)
         # one statement's WITHs that update one row twice: PostgreSQL applies one of them, either one
         raise ValueError("write_together() updates each row once")
     db_connection = connections[DEFAULT_DB_ALIAS]
-    if (not updates or db_connection.vendor != "postgresql"
+    if (len(updates) + len(groups) < 2 or db_connection.vendor != "postgresql"
             or any(len(group) > INSERT_BATCH for group in groups)):
         for instance, fields in updates:
             update(instance, fields)
-        insert_together(*groups)
+        for group in groups:
+            insert(group)
         return
     shape = (tuple((type(instance), tuple(fields)) for instance, fields in updates),
              tuple((type(group[0]), len(group)) for group in groups))
@@ -331,23 +303,23 @@ def write_together(updates: list[tuple[object, tuple[str, ...]]], *groups: list)
 def _write_together_sql(shape) -> tuple[str, list, list]:
     """The statement of :func:`write_together` for ``(updates, inserts)``: each update a ``WITH``
     returning its row's key, tagged ``-1 - n``; each list of new rows one returning theirs, tagged
-    with its position, as :func:`insert_together` does."""
+    with its position (a sequence gives a statement's rows rising keys in the order of its VALUES,
+    as :func:`insert` relies on). Also the fields each update and each list prepare."""
     updates, inserts = shape
     quote = connection.ops.quote_name
-    parts, selects, prepared_updates, prepared_inserts = [], [], [], []
-    for index, (model, fields) in enumerate(updates):
-        sql, prepared = _update_sql(model, fields, "postgresql")
-        name = quote(f"updated_{index}")
-        parts.append(f"{name} AS ({sql} RETURNING {quote(model._meta.pk.column)})")
-        selects.append(f"SELECT {-1 - index}, {quote(model._meta.pk.column)} FROM {name}")
-        prepared_updates.append(prepared)
-    for index, (model, count) in enumerate(inserts):
-        sql, fields = _insert_sql(model, count, "postgresql")
-        name = quote(f"rows_{index}")
-        parts.append(f"{name} AS ({sql})")
-        selects.append(f"SELECT {index}, {quote(model._meta.pk.column)} FROM {name}")
-        prepared_inserts.append(fields)
-    return f"WITH {', '.join(parts)} {' UNION ALL '.join(selects)} ORDER BY 1, 2", prepared_updates, prepared_inserts
+    pieces = [(f"updated_{n}", -1 - n, model, *_update_sql(model, fields, "postgresql"))
+              for n, (model, fields) in enumerate(updates)]
+    pieces += [(f"rows_{n}", n, model, *_insert_sql(model, count, "postgresql"))
+               for n, (model, count) in enumerate(inserts)]
+    parts, selects = [], []
+    for name, tag, model, sql, _fields in pieces:
+        key = quote(model._meta.pk.column)
+        returning = f" RETURNING {key}" if tag < 0 else ""  # (an INSERT returns its keys already)
+        parts.append(f"{quote(name)} AS ({sql}{returning})")
+        selects.append(f"SELECT {tag}, {key} FROM {quote(name)}")
+    sql = f"WITH {', '.join(parts)} {' UNION ALL '.join(selects)} ORDER BY 1, 2"
+    return sql, [fields for _n, tag, *_rest, fields in pieces if tag < 0], [
+        fields for _n, tag, *_rest, fields in pieces if tag >= 0]
 
 
 def update(instance, fields: tuple[str, ...]) -> None:
