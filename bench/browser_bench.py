@@ -34,8 +34,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.session_bench import process_cpu  # noqa: E402
-
 PASSWORD = "una-clave-larga-7"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
          "--disable-sync", "--no-first-run"]
@@ -127,9 +125,8 @@ def _stat(pid: int) -> tuple[str, int, float]:
 
 
 def server_cpu(pid: int) -> float:
-    """The server process's CPU time so far (seconds), with its child processes' (its render
-    workers, frontera/live/rendering.py)."""
-    return process_cpu(pid)
+    """The server process's CPU time so far (seconds)."""
+    return _stat(pid)[2]
 
 
 def browsers_cpu() -> float:

@@ -67,28 +67,10 @@ RESULTS: dict[str, list[float]] = {}  # every figure printed, for the summary at
 PUSHES: dict[str, list] = {}
 
 
-def process_cpu(pid: int) -> float:
-    """The CPU seconds (user and system, every thread) process ``pid``, with its child processes
-    (the server's render workers, frontera/live/rendering.py), has used so far."""
-    def stat(path: Path) -> tuple[int, float]:  # its parent, its CPU seconds (its name may hold any character)
-        fields = path.read_text().rsplit(")", 1)[1].split()
-        return int(fields[1]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    total = stat(Path(f"/proc/{pid}/stat"))[1]
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and int(entry.name) != pid:
-            try:
-                parent, seconds = stat(entry / "stat")
-            except OSError:  # gone meanwhile
-                continue
-            if parent == pid:
-                total += seconds
-    return total
-
-
 def server_cpu(server) -> float:
-    """The CPU seconds the server's process and its child processes have used so far."""
-    return process_cpu(server.process.pid)
+    """The CPU seconds (user and system, every thread) the server's process has used so far."""
+    fields = Path(f"/proc/{server.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def report(name, values, unit="ms", scale=1000):

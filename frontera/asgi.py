@@ -26,7 +26,6 @@ from django.urls import get_resolver  # noqa: E402
 
 from frontera.idle_gc import CollectWhenIdle  # noqa: E402
 from frontera.live.build import build_id  # noqa: E402
-from frontera.live.rendering import warm  # noqa: E402
 from frontera.pages_door import PagesDoor  # noqa: E402
 
 STREAMS_PREFIX = "/live/"
@@ -38,9 +37,6 @@ get_resolver().url_patterns  # every URL module and view imported now, not in a 
 # the build this process serves, fixed now, with the code it imported: files replaced on disk later
 # (the next deploy, before this process stops) do not change what it tells its pages
 build_id()
-# the processes that render the regions sent with the pushes start with the server, not at the first
-# push (frontera/live/rendering.py)
-warm()
 
 # What is loaded by now (Django, the apps, the URLs) lives as long as the process: out of the
 # cyclic garbage collector's sight, a full collection scans only what came after it. One took

@@ -253,10 +253,6 @@ if not REDIS_URL:
     # request.user from that memory too (frontera/accounts/backends.py), for the same reason
     USER_CACHE_ALIAS = "users"
 LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "15"))
-# The regions a push names, rendered for the session pages' streams in this many worker processes
-# of their own (frontera/live/rendering.py), beside the server's, so that they do not hold its GIL
-# against the requests; 0 renders them in the server's own threads (LIVE_RENDER_THREADS).
-LIVE_RENDER_PROCESSES = int(os.environ.get("LIVE_RENDER_PROCESSES", "1"))
 # The build of the pages this process serves, told to every stream at its (re)connection: a session
 # page rendered by another build reloads itself (frontera/live/build.py). Empty: a digest of the code,
 # templates and static files, the same for every process started from the same files.

@@ -15,15 +15,11 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_configure(config):
-    """Fast password hashing in-process (the app servers the suites start keep the real one), and
-    the pushed regions rendered in this process's threads: a render worker process could not see a
-    test's uncommitted rows (the app servers the suites start render in their worker processes, as
-    deployed; tests/services/test_live_render_processes.py)."""
+    """Fast password hashing in-process (the app servers the suites start keep the real one)."""
     from django.conf import settings
 
     if settings.configured:
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-        settings.LIVE_RENDER_PROCESSES = 0
 
 
 @pytest.fixture(autouse=True)

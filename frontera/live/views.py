@@ -33,7 +33,6 @@ import json
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -41,7 +40,7 @@ from django.db import close_old_connections, connection
 from django.http import Http404, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
-from frontera.live import bus, rendering, topics
+from frontera.live import bus, topics
 from frontera.live.build import build_id
 
 logger = logging.getLogger(__name__)
@@ -82,17 +81,17 @@ class _Renderings:
     asks here for its page's regions: the first to ask starts a job in the loop's next turn, the
     others asking for the same topic join it, each with the regions it wants (a stream that was busy
     gathers the pushes it missed meanwhile: its regions may be more than another's). The job (in a
-    worker process, :mod:`frontera.live.rendering`, or a ``_RENDERING`` thread) has the topic read
-    what those pages share once (``render(requests, regions)``: for a session, the session, the
-    viewers' roles and seats, the state's stamp), then renders the pages in turn. Before, every
-    stream read all of it for itself; and a job per set of regions made, under load, a job per page."""
+    ``_RENDERING`` thread) has the topic read what those pages share once (``render(requests,
+    regions)``: for a session, the session, the viewers' roles and seats, the state's stamp), then
+    renders the pages in turn; each is handed to its stream as soon as it is done. Before, every
+    stream read all of it for itself, and two threads rendered them side by side, sharing the GIL:
+    each page waited for the other's. (A job per set of regions made, under load, a job per page.)"""
 
     def __init__(self) -> None:
-        self._asking: dict[tuple, list[tuple[object, int, tuple[str, ...], asyncio.Future]]] = {}
+        self._asking: dict[tuple, list[tuple[object, tuple[str, ...], asyncio.Future]]] = {}
 
-    def ask(self, topic: str, render, request, viewer: int, regions: tuple[str, ...]) -> asyncio.Future:
-        """A future of ``request``'s page's rendering of ``regions`` for its user ``viewer`` (see
-        :func:`event_stream`)."""
+    def ask(self, topic: str, render, request, regions: tuple[str, ...]) -> asyncio.Future:
+        """A future of ``request``'s page's rendering of ``regions`` (see :func:`event_stream`)."""
         loop = asyncio.get_running_loop()
         key = (loop, topic)
         asking = self._asking.get(key)
@@ -100,24 +99,12 @@ class _Renderings:
             asking = self._asking[key] = []
             loop.call_soon(self._start, key, render)
         future = loop.create_future()
-        asking.append((request, viewer, regions, future))
+        asking.append((request, regions, future))
         return future
 
     def _start(self, key, render) -> None:
         loop, topic = key
         asking = self._asking.pop(key)
-        if rendering.processes():  # in a worker process (frontera/live/rendering.py)
-            specs = [rendering.describe(request, viewer) for request, viewer, _regions, _future in asking]
-            wanted = [regions for _request, _viewer, regions, _future in asking]
-            pool = rendering.pool()
-            try:
-                job = loop.run_in_executor(pool, rendering.render_pages, topic, specs, wanted)
-            except BrokenProcessPool:  # a worker died since the last job: this push is sent as notices
-                rendering.forget(pool)
-                job = loop.create_future()
-                job.set_exception(BrokenProcessPool("the live render workers had stopped"))
-            job.add_done_callback(functools.partial(_pages_done, topic, asking, pool))
-            return
         job = loop.run_in_executor(_RENDERING, _render_all, loop, render, asking)
         job.add_done_callback(functools.partial(_job_done, topic, asking))
 
@@ -129,8 +116,9 @@ def _render_all(loop, render, asking) -> None:
     (``None``: its page fetches the regions), and the job's failure is logged once."""
     try:
         close_old_connections()  # one made unusable meanwhile (a database restart) is not used again
-        pages = render([request for request, *_rest in asking], [regions for _r, _v, regions, _f in asking])
-        for (_request, _viewer, _regions, future), page in zip(asking, pages, strict=True):
+        pages = render([request for request, _regions, _future in asking],
+                       [regions for _request, regions, _future in asking])
+        for (_request, _regions, future), page in zip(asking, pages, strict=True):
             if future.done():  # (read from this thread: at worst a page rendered for nobody)
                 continue
             try:
@@ -148,21 +136,8 @@ def _job_done(topic: str, asking, job: asyncio.Future) -> None:
     if not job.cancelled() and job.exception() is not None:
         logger.error("live stream: the pages of a push to %s could not be rendered", topic,
                      exc_info=job.exception())
-    for *_asked, future in asking:
+    for _request, _regions, future in asking:
         _hand(future, None)
-
-
-def _pages_done(topic: str, asking, pool, job: asyncio.Future) -> None:
-    """On the loop, once a worker process has rendered a push's pages: each is handed to its
-    stream. A job that failed (its worker died: the pool is dropped, the next push starts another)
-    hands each stream "changed" (``None``), and is logged."""
-    if not job.cancelled() and job.exception() is None:
-        for (*_asked, future), page in zip(asking, job.result(), strict=True):
-            _hand(future, page)
-        return
-    if isinstance(job.exception(), BrokenProcessPool):
-        rendering.forget(pool)
-    _job_done(topic, asking, job)
 
 
 def _hand(future: asyncio.Future, result) -> None:
@@ -369,16 +344,14 @@ async def composite_stream(topic: str, since: int | None, keepalive: float):
         await following.close()
 
 
-def page_renderer(topic: str, request, viewer: int):
-    """``render(regions)`` for :func:`event_stream`: the regions of ``request``'s page (its user:
-    ``viewer``), rendered with those of the topic's other pages the same push wakes
-    (:class:`_Renderings`); ``None`` if the topic's kind renders none. The render workers are
-    started now if they have not been (:func:`frontera.live.rendering.warm`)."""
+def page_renderer(topic: str, request):
+    """``render(regions)`` for :func:`event_stream`: the regions of ``request``'s page, rendered with
+    those of the topic's other pages the same push wakes (:class:`_Renderings`); ``None`` if the
+    topic's kind renders none."""
     render = topics.renderer(topic)
     if render is None:
         return None
-    rendering.warm()
-    return lambda regions: _renderings.ask(topic, render, request, viewer, regions)
+    return lambda regions: _renderings.ask(topic, render, request, regions)
 
 
 class EventStreamResponse(StreamingHttpResponse):
@@ -399,7 +372,7 @@ async def stream(request, topic: str):
     if topics.is_composite(topic):
         events = composite_stream(topic, _since(request), settings.LIVE_KEEPALIVE_SECONDS)
     else:
-        render = page_renderer(topic, request, user.pk) if request.GET.get("page") == "1" else None
+        render = page_renderer(topic, request) if request.GET.get("page") == "1" else None
         events = event_stream(topic, _since(request), settings.LIVE_KEEPALIVE_SECONDS, render=render, viewer=user.pk)
     response = EventStreamResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-store"

@@ -437,57 +437,6 @@ def test_the_acting_user_travels_with_the_push_through_redis_encoding():
     assert bus.Push.decode(b"7 checks").actor is None
 
 
-class _ProcessBoundary:
-    """An executor standing for the render worker processes (frontera/live/rendering.py) in this
-    test process, whose database transactions a real worker could not see: each job's arguments
-    and result cross a pickling, as they cross the worker's pipe, and it runs in its own thread."""
-
-    def __init__(self):
-        import concurrent.futures
-
-        self._threads = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="worker")
-        self.jobs = []
-
-    def submit(self, fn, *args):
-        import pickle
-
-        if args:  # (not a warm-up's)
-            self.jobs.append(args)
-        return self._threads.submit(lambda: pickle.loads(pickle.dumps(fn(*pickle.loads(pickle.dumps(args))))))
-
-
-@pytest.mark.django_db(transaction=True)
-def test_through_the_worker_processes_each_page_gets_what_its_viewer_would_fetch(monkeypatch, settings):
-    """With the render worker processes: the pages a push wakes are described to the workers in
-    plain values (no request, no card) in one job, and each page is sent what its viewer would
-    fetch; a viewer who logged out gets a notice."""
-    from frontera.live import rendering
-
-    settings.LIVE_RENDER_PROCESSES = 1
-    boundary = _ProcessBoundary()
-    monkeypatch.setattr(rendering, "pool", lambda: boundary)
-    session, mayor, seated, _minions = make_table(players=3, minions=0)
-    (p1, hero1), (p2, hero2), (p3, _hero3) = seated
-    check_request(session=session, by=mayor, characters=[hero2], trait="cabeza")
-
-    async def meanwhile(clients):
-        await clients[2].alogout()  # p3, from this browser
-
-    for_p1, for_p2, for_p3 = _sent_at_once((p1, p2, p3), session, lambda: sync_to_async(check_request)(
-        session=session, by=mayor, characters=[hero1], trait="manos"), meanwhile)
-    ((topic, specs, regions),) = boundary.jobs
-    assert topic == f"session:{session.pk}" and len(specs) == 3
-    assert {spec["user_id"] for spec in specs} == {p1.pk, p2.pk, p3.pk}
-    assert all(isinstance(value, str | int | float | bool | dict | type(None)) for spec in specs
-               for value in spec.values())
-    for user, message, names in ((p1, for_p1, ["checks", "feed", "table"]), (p2, for_p2, ["feed", "table"])):
-        sent = _regions_event(message)
-        assert sent["regions"] == names
-        assert _normalised(sent["html"]) == _normalised(_fetched(user, session, ",".join(names)))
-    assert for_p3.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
-    assert "html" not in for_p3
-
-
 @pytest.mark.django_db(transaction=True)  # (the job's thread checks its database connection)
 def test_pages_asking_for_different_regions_in_one_turn_are_rendered_in_one_job():
     """A stream that was busy with its last rendering gathers the pushes it missed, so the pages of
@@ -504,8 +453,8 @@ def test_pages_asking_for_different_regions_in_one_turn_are_rendered_in_one_job(
 
     async def scenario():
         renderings = _Renderings()
-        first = renderings.ask("session:1", render, "page-1", 1, ("feed",))
-        second = renderings.ask("session:1", render, "page-2", 2, ("checks:c3", "feed", "table"))
+        first = renderings.ask("session:1", render, "page-1", ("feed",))
+        second = renderings.ask("session:1", render, "page-2", ("checks:c3", "feed", "table"))
         return await asyncio.gather(first, second)
 
     assert asyncio.run(scenario()) == [(["feed"], "page-1", 1), (["checks:c3", "feed", "table"], "page-2", 1)]
