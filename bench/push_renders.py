@@ -79,7 +79,7 @@ def run(args) -> None:
             profile.enable()
         started = time.perf_counter()
         if batched:  # what the pages share read once for all of them, then each page (in the first's time)
-            pages = pushed.pushed_pages(session.pk, streams, [tuple(sorted(regions))] * len(streams))
+            pages = pushed.pushed_pages(session.pk, streams, tuple(sorted(regions)))
         for k, stream in enumerate(streams):
             began = started if batched and k == 0 else time.perf_counter()
             assert (pages[k]() if batched else pushed.pushed_regions(stream, session.pk, regions)) is not None

@@ -23,11 +23,10 @@ class TopicKind:
     current_version: Callable[[int], int]
     follows: Callable[[int], list[str]] | None = None
     # the regions a push named, as its subscribers' pages show them: ``render(id, requests,
-    # regions)`` (``regions``: those each request's page asks for, in the same order) reads what
-    # those pages share and gives one callable per request, in their order; each renders that page:
-    # ``(the regions rendered, their HTML, the version they show)``, or ``None`` if the page must
-    # fetch them
-    render: Callable[[int, list, list[tuple[str, ...]]], list[Callable[[], Rendered | None]]] | None = None
+    # regions)`` reads what those pages share and gives one callable per request, in their order;
+    # each renders that page: ``(the regions rendered, their HTML, the version they show)``, or
+    # ``None`` if the page must fetch them
+    render: Callable[[int, list, tuple[str, ...]], list[Callable[[], Rendered | None]]] | None = None
 
 
 _KINDS: dict[str, TopicKind] = {}
@@ -39,7 +38,7 @@ def register(
     authorize: Callable[[object, int], bool],
     current_version: Callable[[int], int],
     follows: Callable[[int], list[str]] | None = None,
-    render: Callable[[int, list, list[tuple[str, ...]]], list[Callable[[], Rendered | None]]] | None = None,
+    render: Callable[[int, list, tuple[str, ...]], list[Callable[[], Rendered | None]]] | None = None,
 ) -> None:
     _KINDS[kind] = TopicKind(authorize, current_version, follows, render)
 

@@ -79,46 +79,43 @@ class _Renderings:
     """The renderings of a push's regions for this process's page streams of a topic, done as one
     job. The streams a push wakes run one after another in the same turn of the event loop, and each
     asks here for its page's regions: the first to ask starts a job in the loop's next turn, the
-    others asking for the same topic join it, each with the regions it wants (a stream that was busy
-    gathers the pushes it missed meanwhile: its regions may be more than another's). The job (in a
-    ``_RENDERING`` thread) has the topic read what those pages share once (``render(requests,
-    regions)``: for a session, the session, the viewers' roles and seats, the state's stamp), then
-    renders the pages in turn; each is handed to its stream as soon as it is done. Before, every
-    stream read all of it for itself, and two threads rendered them side by side, sharing the GIL:
-    each page waited for the other's. (A job per set of regions made, under load, a job per page.)"""
+    others asking for the same topic and regions join it. The job (in a ``_RENDERING`` thread) has
+    the topic read what those pages share once (``render(requests, regions)``: for a session, the
+    session, the viewers' roles and seats, the state's stamp), then renders the pages in turn; each
+    is handed to its stream as soon as it is done. Before, every stream read all of it for itself,
+    and two threads rendered them side by side, sharing the GIL: each page waited for the other's."""
 
     def __init__(self) -> None:
-        self._asking: dict[tuple, list[tuple[object, tuple[str, ...], asyncio.Future]]] = {}
+        self._asking: dict[tuple, list[tuple[object, asyncio.Future]]] = {}
 
     def ask(self, topic: str, render, request, regions: tuple[str, ...]) -> asyncio.Future:
         """A future of ``request``'s page's rendering of ``regions`` (see :func:`event_stream`)."""
         loop = asyncio.get_running_loop()
-        key = (loop, topic)
+        key = (loop, topic, regions)
         asking = self._asking.get(key)
         if asking is None:
             asking = self._asking[key] = []
             loop.call_soon(self._start, key, render)
         future = loop.create_future()
-        asking.append((request, regions, future))
+        asking.append((request, future))
         return future
 
     def _start(self, key, render) -> None:
-        loop, topic = key
+        loop, topic, regions = key
         asking = self._asking.pop(key)
-        job = loop.run_in_executor(_RENDERING, _render_all, loop, render, asking)
+        job = loop.run_in_executor(_RENDERING, _render_all, loop, render, regions, asking)
         job.add_done_callback(functools.partial(_job_done, topic, asking))
 
 
-def _render_all(loop, render, asking) -> None:
+def _render_all(loop, render, regions, asking) -> None:
     """Every page of ``asking`` rendered in turn, each handed to its stream's future (its result, or
     the exception its rendering raised) as soon as it is done; a stream that stopped waiting (its
     timeout) is skipped. If what the pages share cannot be read, each stream is told "changed"
     (``None``: its page fetches the regions), and the job's failure is logged once."""
     try:
         close_old_connections()  # one made unusable meanwhile (a database restart) is not used again
-        pages = render([request for request, _regions, _future in asking],
-                       [regions for _request, regions, _future in asking])
-        for (_request, _regions, future), page in zip(asking, pages, strict=True):
+        pages = render([request for request, _future in asking], regions)
+        for (_request, future), page in zip(asking, pages, strict=True):
             if future.done():  # (read from this thread: at worst a page rendered for nobody)
                 continue
             try:
@@ -136,7 +133,7 @@ def _job_done(topic: str, asking, job: asyncio.Future) -> None:
     if not job.cancelled() and job.exception() is not None:
         logger.error("live stream: the pages of a push to %s could not be rendered", topic,
                      exc_info=job.exception())
-    for _request, _regions, future in asking:
+    for _request, future in asking:
         _hand(future, None)
 
 

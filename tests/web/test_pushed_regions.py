@@ -435,27 +435,3 @@ def test_the_acting_user_travels_with_the_push_through_redis_encoding():
     every = bus.Push.decode(bus.Push(9, None, actor=3).encode())
     assert every == 9 and every.regions is None and every.actor == 3
     assert bus.Push.decode(b"7 checks").actor is None
-
-
-@pytest.mark.django_db(transaction=True)  # (the job's thread checks its database connection)
-def test_pages_asking_for_different_regions_in_one_turn_are_rendered_in_one_job():
-    """A stream that was busy with its last rendering gathers the pushes it missed, so the pages of
-    one turn may ask for different regions: they still share one job (each page with its own), not a
-    job per set of regions, which under load made a job per page."""
-    from frontera.live.views import _Renderings
-
-    calls = []
-
-    def render(requests, regions):
-        calls.append((list(requests), list(regions)))
-        return [lambda request=request, wanted=wanted: (list(wanted), request, 1)
-                for request, wanted in zip(requests, regions, strict=True)]
-
-    async def scenario():
-        renderings = _Renderings()
-        first = renderings.ask("session:1", render, "page-1", ("feed",))
-        second = renderings.ask("session:1", render, "page-2", ("checks:c3", "feed", "table"))
-        return await asyncio.gather(first, second)
-
-    assert asyncio.run(scenario()) == [(["feed"], "page-1", 1), (["checks:c3", "feed", "table"], "page-2", 1)]
-    assert calls == [(["page-1", "page-2"], [("feed",), ("checks:c3", "feed", "table")])]

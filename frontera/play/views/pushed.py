@@ -45,18 +45,16 @@ def _viewer(request):
 
 def pushed_pages(session_id: int, requests, regions) -> list:
     """One callable per stream's request (``requests``, in their order), each giving what
-    :func:`page_regions` gives for that page and the regions it asks for (``regions``, in the same
-    order). What the pages share is read here, once for all of them: the session with its campaign,
-    the viewers' roles, the feed's stamp (read after the session, as a request reads it), and the
-    players' seats when a page first needs them."""
+    :func:`page_regions` gives for that page. What the pages share is read here, once for all of
+    them: the session with its campaign, the viewers' roles, the feed's stamp (read after the
+    session, as a request reads it), and the players' seats when a page first needs them."""
     session = GameSession.objects.row(session_id)
     if session is None:
         return [lambda: None] * len(requests)
     roles = roles_in(session.campaign_id)
     stamp = feed_stamp(session_id)
     owned = cache(lambda: seats_by_owner(session))
-    return [functools.partial(page_regions, request, session, wanted, roles, owned, stamp)
-            for request, wanted in zip(requests, regions, strict=True)]
+    return [functools.partial(page_regions, request, session, regions, roles, owned, stamp) for request in requests]
 
 
 def page_regions(request, session, regions, roles, owned, stamp: str) -> tuple[list[str], str, int] | None:
