@@ -190,6 +190,97 @@ def insert_first(obj, constraint: str) -> bool:
     return bool(_run_insert([obj], sql, fields, db_connection))
 
 
+def insert_first_with(parent, constraint: str, *groups: list) -> bool:
+    """:func:`insert_first` of ``parent``, then :func:`insert` of each list of ``groups`` (each list of
+    one model, rows whose foreign keys to ``parent``'s model may name ``parent``, not inserted yet):
+    the lists only if ``parent`` was. True when it was (every object gets its primary key, and
+    ``parent``'s key in the foreign keys that name it); False when ``constraint`` refused it (nothing
+    is written). On PostgreSQL in one statement: the lists' ``INSERT … SELECT`` read ``parent``'s key
+    from its ``INSERT … ON CONFLICT DO NOTHING RETURNING``, a data-modifying ``WITH`` (no row of theirs
+    when it inserted none); elsewhere :func:`insert_first`, then :func:`insert_together`. A list whose
+    rows do not all name ``parent`` in the same foreign keys is written that second way too.
+
+    Issue #11: a call's check was a round trip of its own before its participants and log lines,
+    ahead of its push."""
+    groups = tuple(group for group in groups if group)
+    db_connection = connections[DEFAULT_DB_ALIAS]
+    linked = tuple(_naming(group, parent) for group in groups)
+    if (db_connection.vendor != "postgresql" or any(names is None for names in linked)
+            or any(len(group) > INSERT_BATCH for group in groups)):
+        if not insert_first(parent, constraint):
+            return False
+        insert_together(*groups)
+        return True
+    shape = (type(parent), constraint, tuple((type(group[0]), len(group), names)
+                                             for group, names in zip(groups, linked, strict=True)))
+    sql, parent_fields, valued = _first_with_sql(shape)
+    params = _insert_params([parent], parent_fields, db_connection)
+    for group, fields, names in zip(groups, valued, linked, strict=True):
+        others = [field for field in type(group[0])._meta.concrete_fields if field.name not in names]
+        for obj in group:
+            obj._prepare_related_fields_for_save(operation_name="insert", fields=others)
+            params += [field.get_db_prep_save(field.pre_save(obj, True), db_connection) for field in fields]
+    with db_connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchall()
+    keys = [key for tag, key in found if tag == -1]
+    if not keys:  # the constraint refused it: its lists inserted nothing either
+        return False
+    _set_keys([parent], keys)
+    for index, (group, names) in enumerate(zip(groups, linked, strict=True)):
+        for obj in group:
+            for name in names:
+                setattr(obj, type(obj)._meta.get_field(name).attname, parent.pk)
+        _set_keys(group, [key for tag, key in found if tag == index])
+    return True
+
+
+def _naming(group: list, parent) -> tuple[str, ...] | None:
+    """The foreign keys (names) of ``group``'s model to ``parent``'s that name ``parent`` in every row
+    of ``group``; ``None`` if some rows name it in one and others not."""
+    names = None
+    for obj in group:
+        mine = tuple(field.name for field in type(obj)._meta.concrete_fields
+                     if field.is_relation and field.related_model is type(parent)
+                     and field.is_cached(obj) and field.get_cached_value(obj) is parent)
+        if names is not None and mine != names:
+            return None
+        names = mine
+    return names
+
+
+@functools.cache
+def _first_with_sql(shape) -> tuple[str, list, list]:
+    """The statement of :func:`insert_first_with` for ``(parent's model, constraint, lists)``, each list
+    ``(model, rows, the foreign keys naming the parent)``: the parent's key tagged ``-1``, each list's
+    keys tagged with its position (rising in the order of its rows, as :func:`insert` relies on); the
+    fields the parent prepares, and those each list's rows prepare (all but the ones naming it).
+    Each value of a list is cast to its column's type: a value in ``VALUES`` has no column to take
+    its type from (a list's ``NULL``s would be text)."""
+    parent_model, constraint, groups = shape
+    quote = connection.ops.quote_name
+    parent_sql, parent_fields = _insert_sql(parent_model, 1, "postgresql", first=constraint)
+    parent_key = quote(parent_model._meta.pk.column)
+    parts, selects, valued = [f'"first" AS ({parent_sql})'], [f'SELECT -1, {parent_key} FROM "first"'], []
+    for n, (model, count, names) in enumerate(groups):
+        meta = model._meta
+        fields = [field for field in meta.concrete_fields if field is not meta.pk]
+        values = [field for field in fields if field.name not in names]
+        row = ", ".join(f"CAST(%s AS {field.db_type(connection)})" for field in values)
+        listed = ", ".join(f"({index}, {row})" for index in range(count))
+        aliases = ", ".join(f'"c{index}"' for index in range(len(values)))
+        taken = iter(range(len(values)))
+        picked = ", ".join(f'"first".{parent_key}' if field.name in names else f'"v"."c{next(taken)}"'
+                           for field in fields)
+        key = quote(meta.pk.column)
+        parts.append(f'"rows_{n}" AS (INSERT INTO {table(model)} ({", ".join(quote(f.column) for f in fields)}) '
+                     f'SELECT {picked} FROM "first" CROSS JOIN (VALUES {listed}) AS "v" ("n", {aliases}) '
+                     f'ORDER BY "v"."n" RETURNING {key})')
+        selects.append(f'SELECT {n}, {key} FROM "rows_{n}"')
+        valued.append(values)
+    return f"WITH {', '.join(parts)} {' UNION ALL '.join(selects)} ORDER BY 1, 2", parent_fields, valued
+
+
 def insert_together(*groups: list) -> None:
     """:func:`insert` for several lists of new rows, each list of one model, no row referring to a
     row of another list (an action's new participants and its log lines): on PostgreSQL in one

@@ -14,7 +14,7 @@ from frontera.play.services import core
 from frontera.play.services.checks import Entry, check_choose, check_draw, check_request, opposed_request
 from frontera.play.services.core import SessionError
 from frontera.play.services.gambling import banca_begin, banca_deal, banca_try_stop
-from frontera.sql import write_together
+from frontera.sql import insert_first_with, write_together
 from tests.factories import assert_conserved, make_table
 
 pytestmark = pytest.mark.django_db
@@ -194,3 +194,42 @@ def test_write_together_refuses_two_updates_of_one_row():
     with pytest.raises(ValueError, match="each row once"):
         write_together([(part, ("status",)), (Participant(pk=part.pk), ("outcome",))])
 
+
+
+def test_a_call_writes_its_check_participants_and_log_in_one_statement_on_postgresql():
+    """FR-CHK-1, FR-OPP-1: a call's check, each participant and the log lines of the call are one
+    statement on PostgreSQL (one each elsewhere), every row naming the new check."""
+    session, mayor, seated, _ = make_table()
+    heroes = [hero for _player, hero in seated[:2]]
+    with CaptureQueriesContext(connection) as queries:
+        prueba = opposed_request(session=session, by=mayor, entries=[Entry(h, "manos", "", 0) for h in heroes])
+    writes = _writes([q["sql"] for q in queries.captured_queries])
+    assert len(writes) == (1 if connection.vendor == POSTGRESQL else 3)
+    made = Check.objects.get(pk=prueba.pk)
+    participants = list(made.participants.order_by("pk"))
+    assert [p.character_id for p in participants] == [h.pk for h in heroes]
+    assert all(p.cards > 0 and p.status == Check.Status.REQUESTED for p in participants)
+    lines = SessionEvent.objects.filter(session=session, prueba=made)
+    assert lines.count() == 2 and all(line.message.startswith("%(who)s is called") for line in lines)
+    assert {p.prueba_id for p in prueba.participants.all()} == {prueba.pk}
+
+
+def test_insert_first_with_writes_nothing_when_its_constraint_refuses_the_first_row():
+    """A repeated form's check: refused by its key's unique constraint, and with it every row that
+    would have named it; the rows of a list naming it in some rows only are written apart, each row
+    naming what it named."""
+    session, mayor, seated, _ = make_table()
+    first = check_request(session=session, by=mayor, characters=[seated[0][1]], trait="manos", request_key="k1")
+    count = SessionEvent.objects.count()
+    again = Check(session=session, kind="trait", request_key="k1", created_by=mayor)
+    lines = [SessionEvent(session=session, actor=mayor, kind="decision", prueba=again, message="not written")]
+    assert insert_first_with(again, "one_check_per_request", lines) is False
+    assert again.pk is None and lines[0].pk is None and SessionEvent.objects.count() == count
+    new = Check(session=session, kind="trait", request_key="k2", created_by=mayor)
+    mixed = [SessionEvent(session=session, actor=mayor, kind="decision", prueba=new, message="its own"),
+             SessionEvent(session=session, actor=mayor, kind="decision", prueba=first, message="the first's"),
+             SessionEvent(session=session, actor=None, kind="decision", message="no check")]
+    assert insert_first_with(new, "one_check_per_request", mixed) is True
+    assert [e.prueba_id for e in mixed] == [new.pk, first.pk, None]
+    assert list(SessionEvent.objects.filter(pk__in=[e.pk for e in mixed]).order_by("pk").values_list(
+        "message", "prueba_id")) == [("its own", new.pk), ("the first's", first.pk), ("no check", None)]

@@ -57,7 +57,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import TRAIT_SUIT, TRAITS, Card, check_trait
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 from frontera.rules.tracks import draw_penalty
-from frontera.sql import column, insert_first, rows, table, update
+from frontera.sql import column, rows, table, update
 
 E_FEW_PARTICIPANTS = _("An opposed check needs at least two participants.")
 E_SAME_CHARACTER_TWICE = _("%(name)s can take part only once in a check.")
@@ -118,10 +118,6 @@ def create_check(
         session=session, kind=kind, difficulty=difficulty, label="" if isinstance(label, dict) else label[:120],
         label_msg=label if isinstance(label, dict) else {}, request_key=request_key, created_by=by,
     )
-    # a double submit of the same form: the key's unique constraint keeps the first check, instead
-    # of a read of the key before (issue #11: one round trip fewer before the push)
-    if not insert_first(prueba, "one_check_per_request"):
-        return _first_call(session, request_key)
     participants = [Participant(
         prueba=prueba, character=entry.character, seat=seat, trait=entry.trait, skill=entry.skill,
         modifier=entry.modifier, cards=count, achispado_card=achispado or "",
@@ -151,7 +147,11 @@ def create_check(
         log.regions = set(regions)  # not when an Achispado's card left the dead man's hand (zones)
         if CHECKS in log.regions:  # the new check shows in its participants' checks, at everyone else's table
             log.regions = (log.regions - {CHECKS}) | one_check(seat for _entry, seat, *_ in called)
-    log.flush(with_rows=participants)  # the participants and the log lines in one statement
+    # the check, its participants and the log lines in one statement; a double submit of the same
+    # form writes nothing: the key's unique constraint keeps the first check, instead of a read of
+    # the key before (issue #11: each statement was a round trip before the push)
+    if not log.flush(with_rows=participants, first=(prueba, "one_check_per_request")):
+        return _first_call(session, request_key)
     statuses = [participant.status for participant in participants]
     _refresh_check(prueba, session, by, statuses)
     return prueba

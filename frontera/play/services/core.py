@@ -40,7 +40,7 @@ from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 from frontera.rules.tracks import TRACK_NAMES
-from frontera.sql import column, load, rows, table, update, write_together
+from frontera.sql import column, insert_first_with, load, rows, table, update, write_together
 
 E_SESSION_ENDED = _("This session has ended.")
 E_NOT_PROTAGONIST = _("%(name)s is not a protagonist of this campaign.")
@@ -200,13 +200,24 @@ class EventLog:
             return set()
         return {BOARD, *([ZONES] if self.moved_shared else []), *(scoped(ME, seat) for seat in self.moved_seats)}
 
-    def flush(self, *, with_rows: list | None = None, updates: list | None = None) -> None:
+    def flush(self, *, with_rows: list | None = None, updates: list | None = None,
+              first: tuple[object, str] | None = None) -> bool:
         """Writes the events (and ``with_rows``, other new rows of the action that no event refers
         to, and ``updates``, ``(instance, fields)`` of rows the action changed: in the same statement
-        where the database allows, :func:`frontera.sql.write_together`) and publishes after commit."""
+        where the database allows, :func:`frontera.sql.write_together`) and publishes after commit.
+        ``first``: ``(a new row, a unique constraint of its model)``, written before the others, which
+        may name it (a call's check): if the constraint refuses it (a repeated form), nothing is
+        written nor published, and False is returned (:func:`frontera.sql.insert_first_with`)."""
         if self.regions is not None and CHECKS in self.regions:
             self.regions = self.regions | {TABLE}  # a phone shows the open checks in two regions
-        write_together(updates or [], with_rows or [], self.rows)
+        if first is None:
+            write_together(updates or [], with_rows or [], self.rows)
+        else:
+            if updates:
+                raise ValueError("flush(first=...) writes new rows only")
+            if not insert_first_with(*first, with_rows or [], self.rows):
+                self.rows = []
+                return False
         created, self.rows = self.rows, []
         last = max((e.pk for e in created if e.pk), default=None)
         if last is None:  # backends without RETURNING ids
@@ -214,6 +225,7 @@ class EventLog:
         if last:
             publish_on_commit(session_topic(self.session.pk), last, self.regions,
                               actor=getattr(self.actor, "pk", None))
+        return True
 
 
 def visible_to(state, seat) -> frozenset[str]:
