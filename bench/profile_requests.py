@@ -33,12 +33,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def setup(tmp: Path, database_url: str = ""):
+def setup(tmp: Path, database_url: str = "", redis_url: str = ""):
+    """``redis_url``: set up as a deployment of several processes is (docs/deployment.md): the log-ins
+    in the database alone, the live bus on Redis."""
     if database_url:
         from bench.session_bench import fresh_postgres
 
         fresh_postgres(database_url)
-    os.environ.update({"DATABASE_URL": database_url, "REDIS_URL": "", "SQLITE_PATH": str(tmp / "profile.sqlite3"),
+    os.environ.update({"DATABASE_URL": database_url, "REDIS_URL": redis_url, "SQLITE_PATH": str(tmp / "profile.sqlite3"),
                        "DJANGO_SETTINGS_MODULE": "frontera.settings", "DEBUG": "false"})
     import django
 

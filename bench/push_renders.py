@@ -1,7 +1,7 @@
 """What a push's regions cost the server to render for each phone (a figure, not a test).
 
     .venv/bin/python bench/push_renders.py [--players 12] [--checks 25] [--regions checks,feed]
-        [--profile] [--top 40] [--database-url URL]
+        [--profile] [--top 40] [--database-url URL] [--redis-url URL]
 
 In-process on a fresh SQLite file (or a PostgreSQL database of your own, dropped and created), DEBUG
 off: a Mayor and ``--players`` players with one protagonist each. For each of ``--checks`` checks
@@ -94,7 +94,8 @@ def run(args) -> None:
         cards = re.findall(r'name="card" value="([^"]+)"', html)
         phones[i].post(f"{page}participantes/{participant}/elegir/", {"card": cards[0], "suit": "S"}, **htmx)
     print(f"The regions {args.regions} rendered for each of {args.players} phones after each of {args.checks} "
-          f"calls (in-process, {'PostgreSQL' if args.database_url else 'SQLite'}, one after another"
+          f"calls (in-process, {'PostgreSQL' if args.database_url else 'SQLite'}"
+          f"{', log-ins in the database (REDIS_URL)' if args.redis_url else ''}, one after another"
           f"{', under the profiler' if args.profile else ''}):")
     print(f"  the first phone p50 {p50(first):.2f} ms, each other phone p50 {p50(others):.2f} ms, "
           f"all {args.players} p50 {p50(pushes):.1f} ms")
@@ -112,9 +113,11 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="time the renderings under cProfile and print it")
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--database-url", default="", help="a PostgreSQL database of your own (dropped and created)")
+    parser.add_argument("--redis-url", default="", help="set up as a deployment of several processes: the log-ins "
+                        "in the database alone, the live bus on this Redis")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        setup(Path(tmp), args.database_url)
+        setup(Path(tmp), args.database_url, args.redis_url)
         run(args)
 
 
