@@ -16,6 +16,8 @@ A session keeps the path of the backend that logged it in: sessions made before 
 replaced ``ModelBackend`` in the settings (before 2026-11-26) are logged out once.
 """
 
+import threading
+from contextlib import contextmanager
 from functools import cache
 
 from django.conf import settings
@@ -46,6 +48,12 @@ class MemoryModelBackend(ModelBackend):
     ModelBackend's: a query, in no hurry."""
 
     def get_user(self, user_id):
+        known = getattr(_known, "users", None)
+        if known is not None:
+            key = user_key(user_id)
+            if key in known:
+                user = known[key]
+                return user if user is not None and self.user_can_authenticate(user) else None
         cache = _cache()
         if cache is None:
             return self._read_user(user_id)
@@ -61,18 +69,57 @@ class MemoryModelBackend(ModelBackend):
         """``ModelBackend.get_user``: the user's row (``None`` if there is none, or the account may
         not log in), its statement written as SQL (:func:`frontera.sql.load`): with ``REDIS_URL``
         every request reads it (issue #11; the queryset took ~0.2 ms to build for a one-row read)."""
-        model = get_user_model()
-        try:
-            key = model._meta.pk.to_python(user_id)
-        except ValidationError:
+        key = user_key(user_id)
+        if key is None:
             return None
-        found = load(model, _user_sql(model), (key,))
+        found = load(get_user_model(), _user_sql(get_user_model()), (key,))
         return found[0] if found and self.user_can_authenticate(found[0]) else None
+
+
+def user_key(user_id):
+    """The primary key a session names (a string), or ``None`` if it names none."""
+    try:
+        return get_user_model()._meta.pk.to_python(user_id)
+    except ValidationError:
+        return None
+
+
+_known = threading.local()  # the users a thread's caller read for it (:func:`known_users`)
+
+
+@contextmanager
+def known_users(users: dict):
+    """Within it, this thread's ``get_user`` takes a user of ``users`` (by primary key; ``None``: no
+    such user) instead of reading it: the users of many sessions read by the caller in one statement
+    (:mod:`frontera.accounts.logins`). Whether the account may log in is still asked of each, and
+    Django's ``get_user`` still checks the session against the user's password."""
+    previous = getattr(_known, "users", None)
+    _known.users = users
+    try:
+        yield
+    finally:
+        _known.users = previous
+
+
+def read_users(keys) -> dict:
+    """The users of ``keys`` (primary keys), each read as :meth:`MemoryModelBackend._read_user` reads
+    one, in one statement; ``None`` for a key that names nobody."""
+    keys = sorted(set(keys))
+    if not keys:
+        return {}
+    model = get_user_model()
+    found = {user.pk: user for user in load(model, _users_sql(model, len(keys)), keys)}
+    return {key: found.get(key) for key in keys}
 
 
 @cache
 def _user_sql(model) -> str:
     return f"SELECT * FROM {table(model)} WHERE {column(model, 'pk')} = %s"
+
+
+@cache
+def _users_sql(model, count: int) -> str:
+    return f"SELECT * FROM {table(model)} WHERE {column(model, 'pk')} IN ({', '.join(['%s'] * count)})"
 
 
 @receiver(post_save, sender=get_user_model(), dispatch_uid="accounts.user_saved")

@@ -8,6 +8,7 @@ built and compiled anew each time, for a one-row statement), and its user as wel
 (:mod:`frontera.accounts.backends`): a Mayor's call reached its view ~0.9 ms later than on the
 embedded default, and its push came that much later. The statement is the ORM's own (the session's
 key, not expired); the row is loaded as ``Manager.raw()`` loads it (:func:`frontera.sql.load`).
+The pages one push wakes read theirs together (:func:`read_many`, :mod:`frontera.accounts.logins`).
 """
 
 from functools import cache
@@ -33,4 +34,40 @@ class SessionStore(DBStore):
 @cache
 def _session_sql(model) -> str:
     return (f"SELECT * FROM {table(model)} WHERE {column(model, 'session_key')} = %s "
+            f"AND {column(model, 'expire_date')} > %s")
+
+
+_SALT = "django.contrib.sessions." + SessionStore.__qualname__  # SessionBase.key_salt's, for SessionStore
+
+
+class _Read(SessionStore):
+    """A session read with others (:func:`read_many`): its data is that row's, decoded when first
+    asked for, as the store decodes its own row. Anything else (a flush, a save) is the store's."""
+
+    def __init__(self, session_key: str, session_data: str) -> None:
+        super().__init__(session_key)
+        self._session_data = session_data
+
+    @property
+    def key_salt(self):
+        return _SALT  # named after the class by Django: the store's, which signed the data
+
+    def load(self):
+        return self.decode(self._session_data)
+
+
+def read_many(keys: list[str]) -> dict[str, SessionStore]:
+    """The sessions of ``keys`` that exist and have not expired, each a store holding its row's data,
+    read in one statement (the same condition as a request's read), by key."""
+    if not keys:
+        return {}
+    model = SessionStore.get_model_class()
+    found = load(model, _many_sql(model, len(keys)),
+                 (*keys, connection.ops.adapt_datetimefield_value(timezone.now())))
+    return {row.session_key: _Read(row.session_key, row.session_data) for row in found}
+
+
+@cache
+def _many_sql(model, count: int) -> str:
+    return (f"SELECT * FROM {table(model)} WHERE {column(model, 'session_key')} IN ({', '.join(['%s'] * count)}) "
             f"AND {column(model, 'expire_date')} > %s")

@@ -330,6 +330,43 @@ def test_in_one_job_a_viewer_who_logged_out_or_left_gets_no_region_and_the_other
 
 
 @pytest.mark.django_db(transaction=True)
+def test_in_one_job_each_log_in_is_checked_as_a_request_checks_it_and_read_with_the_others(monkeypatch):
+    """A password changed on another device and an account closed end those viewers' pages' regions
+    (Django's own check of the session against the user, and of the account), the third viewer gets
+    theirs. Where the log-ins live in the database alone (REDIS_URL), the job reads every viewer's
+    session in one statement and their users in another, not two statements per page."""
+    from django.conf import settings
+
+    from frontera.accounts import logins, sessions
+    from frontera.play.views import pushed
+
+    session, mayor, seated, _minions = make_table(players=3, minions=0)
+    (p1, hero1), (p2, _), (p3, _) = seated
+    reads = []
+    for module, name in ((sessions, "read_many"), (logins, "read_users"), (pushed, "_viewer")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *args, real=real, name=name: reads.append(name) or real(*args))
+
+    def meanwhile(_clients):
+        p1.set_password("otra-clave-mas-larga-9")
+        p1.save()
+        p2.is_active = False
+        p2.save()
+
+    for_p1, for_p2, for_p3 = _sent_at_once((p1, p2, p3), session, lambda: sync_to_async(check_request)(
+        session=session, by=mayor, characters=[hero1], trait="manos"), sync_to_async(meanwhile))
+    for message in (for_p1, for_p2):
+        assert message.startswith(f"id: {session_version(session.pk)}\nevent: changed\n")
+        assert "html" not in message and not re.search(r"<section", message)
+    sent = _regions_event(for_p3)
+    assert _normalised(sent["html"]) == _normalised(_fetched(p3, session, ",".join(sent["regions"])))
+    if settings.SESSION_ENGINE == sessions.__name__:
+        assert sorted(reads) == ["read_many", "read_users"]
+    else:  # the embedded default: each page's from the process's memory
+        assert reads == ["_viewer"] * 3
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_job_whose_shared_reads_fail_tells_every_stream_changed_and_logs_it_once(monkeypatch, caplog):
     """What the pages share cannot be read (the database went away, say): every stream of the job
     is told "changed" at once, not at its timeout, and the failure is logged once for the job."""

@@ -146,3 +146,36 @@ def test_with_redis_a_request_reads_its_session_and_its_user_as_the_orm_would():
     user.save()
     assert backend._read_user(user.pk) is None
 
+
+
+def test_the_log_ins_of_many_pages_read_together_are_each_what_a_request_would_find():
+    """What a push's pages ask (frontera/accounts/logins.py): every session in one statement, every
+    user in another, each checked as a request's is. A session expired, one logged out, one whose
+    password changed since and one of a closed account are not logged in; the others are, as
+    themselves. (The database holds every session on either set-up.)"""
+    from datetime import timedelta
+
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    from frontera.accounts.logins import logged_in as logged_in_users
+
+    users = [make_user(name) for name in ("ana", "bea", "cid", "dan", "eva", "fede")]
+    keys = [logged_in(user.username).cookies[settings.SESSION_COOKIE_NAME].value for user in users]
+    Session.objects.filter(session_key=keys[1]).update(expire_date=timezone.now() - timedelta(minutes=30))
+    Session.objects.filter(session_key=keys[2]).delete()
+    users[3].set_password("otra-clave-mas-larga-9")
+    users[3].save()
+    users[4].is_active = False
+    users[4].save()
+    with CaptureQueriesContext(connection) as done:
+        found = logged_in_users([*keys, "no-such-session-key", ""])
+    assert {key: user.pk for key, user in found.items()} == {keys[0]: users[0].pk, keys[5]: users[5].pk}
+    sqls = [q["sql"] for q in done.captured_queries]
+    reads = [sql for sql in sqls if sql.startswith("SELECT")]
+    assert sum('FROM "django_session"' in sql and " IN (" in sql for sql in reads) == 1  # every session
+    assert sum('FROM "auth_user"' in sql for sql in reads) == 1  # every user they name
+    # the session whose password changed is ended, as a request's check ends it (Django's flush: the
+    # only other statements)
+    assert not Session.objects.filter(session_key=keys[3]).exists()
+    assert all("django_session" in sql for sql in sqls if 'FROM "auth_user"' not in sql)

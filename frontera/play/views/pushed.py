@@ -24,6 +24,7 @@ from django.conf import settings
 from django.contrib.auth import get_user
 from django.utils import translation
 
+from frontera.accounts.logins import logged_in, reads_together
 from frontera.campaigns.permissions import can_run_session, is_member_of, remember_role, roles_in
 from frontera.play.models import GameSession
 from frontera.play.selectors.core import feed_stamp, seats_by_owner, viewer_for
@@ -47,22 +48,32 @@ def pushed_pages(session_id: int, requests, regions) -> list:
     """One callable per stream's request (``requests``, in their order), each giving what
     :func:`page_regions` gives for that page. What the pages share is read here, once for all of
     them: the session with its campaign, the viewers' roles, the feed's stamp (read after the
-    session, as a request reads it), and the players' seats when a page first needs them."""
+    session, as a request reads it), the players' seats when a page first needs them, and, where the
+    log-ins live in the database alone, every viewer's log-in (:mod:`frontera.accounts.logins`)."""
     session = GameSession.objects.row(session_id)
     if session is None:
         return [lambda: None] * len(requests)
     roles = roles_in(session.campaign_id)
     stamp = feed_stamp(session_id)
     owned = cache(lambda: seats_by_owner(session))
-    return [functools.partial(page_regions, request, session, regions, roles, owned, stamp) for request in requests]
+    logins = logged_in([request.session.session_key for request in requests]) if reads_together() else None
+    return [functools.partial(page_regions, request, session, regions, roles, owned, stamp, logins)
+            for request in requests]
 
 
-def page_regions(request, session, regions, roles, owned, stamp: str) -> tuple[list[str], str, int] | None:
+def page_regions(request, session, regions, roles, owned, stamp: str, logins: dict | None = None,
+                 ) -> tuple[list[str], str, int] | None:
     """The regions of ``regions`` that the viewer's page shows, their HTML and the session's live
     version they show (no region if their page shows none of them); ``None`` if the viewer may no
     longer see the session. ``roles``: the viewers' roles in the campaign, by id; ``owned()``:
-    every player's seats (:func:`seats_by_owner`)."""
-    user = _viewer(request)
+    every player's seats (:func:`seats_by_owner`); ``logins``: the users the pages' sessions are
+    logged in as, by session key (:func:`frontera.accounts.logins.logged_in`), or ``None``: the
+    viewer's is read here."""
+    if logins is None:
+        user = _viewer(request)
+    else:
+        user = logins.get(request.session.session_key)
+        user = user if user is not None and user.pk == request.user.pk else None
     if user is None:
         return None
     remember_role(user, session.campaign_id, roles.get(user.pk))
