@@ -330,17 +330,26 @@ class SessionEvent(models.Model):
 
 
 class CombatRoundManager(models.Manager):
-    def of_session(self, pk: int, session_id: int):
+    def of_session(self, pk: int, session_id: int, *, seat_of: tuple[int, int] | None = None):
         """The fight ``pk`` if it is of session ``session_id``, or ``None``: one statement loaded by
         :func:`frontera.sql.load` (every action of a fight reads it in its view and again under the
-        lock; the queryset took ~0.3 ms to build; issue #11)."""
-        found = load(self.model, _combat_sql(), (pk, session_id))
+        lock; the queryset took ~0.3 ms to build; issue #11). ``seat_of``: ``(character, user)`` ids;
+        the fight then also says whether that character is seated at the session and is that user's
+        (``plays_seat``: what ``services.core.plays_own_seat`` reads, read with it)."""
+        params = (pk, session_id) if seat_of is None else (*seat_of, pk, session_id)
+        found = load(self.model, _combat_sql(seat_of is not None), params)
         return found[0] if found else None
 
 
 @cache
-def _combat_sql() -> str:
-    return (f"SELECT * FROM {table(CombatRound)} WHERE {column(CombatRound, 'pk')} = %s "
+def _combat_sql(with_seat: bool) -> str:
+    seat = ""
+    if with_seat:
+        character = Seat._meta.get_field("character").related_model
+        seat = (f", EXISTS (SELECT 1 FROM {table(Seat)} INNER JOIN {table(character)} ON {column(character, 'pk')} = "
+                f"{column(Seat, 'character')} WHERE {column(Seat, 'session')} = {column(CombatRound, 'session')} "
+                f"AND {column(Seat, 'character')} = %s AND {column(character, 'owner')} = %s) AS plays_seat")
+    return (f"SELECT {table(CombatRound)}.*{seat} FROM {table(CombatRound)} WHERE {column(CombatRound, 'pk')} = %s "
             f"AND {column(CombatRound, 'session')} = %s")
 
 

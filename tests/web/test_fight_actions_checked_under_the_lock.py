@@ -119,6 +119,34 @@ def test_fr_cmb_1_a_fighters_action_reads_the_session_the_fight_and_the_fighters
     assert sum('FROM "characters_character"' in sql for sql in before_the_change) == 1
 
 
+@pytest.mark.parametrize("action", ["draw", "choose"])
+def test_fr_cmb_1_a_players_draw_and_lock_in_read_whether_they_hold_the_seat_with_the_fight(client, action):
+    """A player draws for their protagonist and locks in from their own hand (not one the Mayor
+    drew for them): whether they play that seat is read with the fight under the lock, not in a
+    statement of its own (issue #11: one round trip fewer before the push)."""
+    session, mayor, [(p1, hero1)], (m1,), combat = _fight(players=1, minions=1)
+    combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero1)
+    combat_draw(combat=combat, by=mayor, character=m1)
+    combat_declare(combat=combat, by=p1, character=hero1, technique="pelea", target=m1)
+    client.force_login(p1)
+    data = None
+    if action == "choose":
+        assert _post(client, "draw", session, combat, hero1).status_code == 200
+        data = {"cards": CombatRound.objects.get(pk=combat.pk).state["hands"][combat_key(hero1.pk)][:1]}
+    with CaptureQueriesContext(connection) as queries:
+        answer = _post(client, action, session, combat, hero1, data)
+    assert answer.status_code == 200 and 'data-testid="combat-error"' not in answer.text
+    fight = CombatRound.objects.get(pk=combat.pk)
+    assert combat_key(hero1.pk) not in fight.drawn_by  # the player's own draw: the Mayor holds nothing of it
+    if action == "choose":
+        assert combat_key(hero1.pk) in fight.state.get("plays", {}) or fight.turn > combat.turn
+    sqls = [q["sql"] for q in queries.captured_queries]
+    before_the_change = sqls[:next(i for i, sql in enumerate(sqls) if sql.startswith(("UPDATE ", "WITH ")))]
+    assert not any(sql.startswith('SELECT 1 FROM "play_seat"') for sql in before_the_change)
+    [fight_read] = [sql for sql in before_the_change if 'FROM "play_combatround"' in sql]
+    assert "plays_seat" in fight_read
+
+
 def test_fr_cmb_1_after_the_fight_or_the_session_has_ended_it_is_still_404_for_whoever_may_not_act(client):
     """The service says "ended" only after it has asked who acts; its refusal's answer is read with
     the view's own check, so nobody who may not act learns that the fight or the session ended."""

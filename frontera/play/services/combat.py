@@ -39,7 +39,6 @@ from frontera.play.services.core import (
     lock_session,
     msg,
     new_rng,
-    plays_own_seat,
     rules_message,
     save_state,
     seat_for,
@@ -131,7 +130,9 @@ def _lock_fighter(combat: CombatRound, character: Character, *, by, in_session: 
         session = lock_session(GameSession(pk=in_session), by=by, may=is_member_of)
     else:
         session = lock_session(GameSession(pk=combat.session_id))
-    locked = CombatRound.objects.of_session(combat.pk, session.pk)
+    # with the fight, whether ``by`` plays the fighter's seat (a draw and a choice ask: one round
+    # trip fewer before their push, issue #11)
+    locked = CombatRound.objects.of_session(combat.pk, session.pk, seat_of=(character.pk, by.pk))
     if locked is None:
         if in_session is not None:
             raise NotAllowed
@@ -347,7 +348,7 @@ def combat_draw(*, combat: CombatRound, by, character: Character, in_session: in
         raise SessionError(_combat_message(err, combat)) from err
     kept = state_kept(session, state)
     combat.state = round_state
-    if character.kind == Character.Kind.PROTAGONIST and not plays_own_seat(session, by, seat_key(character.pk)):
+    if character.kind == Character.Kind.PROTAGONIST and not _plays_own_seat(session, by, combat):
         combat.drawn_by = {**combat.drawn_by, key: by.pk}  # the Mayor drew for the player: he holds it too
     log = EventLog(session, by, [])
     explain_moves(log, events, None)
@@ -373,7 +374,14 @@ def _holds_hand(session: GameSession, by, character: Character, combat: CombatRo
         return is_mayor_of(by, session.campaign)
     if combat.drawn_by.get(combat_key(character.pk)) == by.pk:
         return True
-    return plays_own_seat(session, by, seat_key(character.pk))
+    return _plays_own_seat(session, by, combat)
+
+
+def _plays_own_seat(session: GameSession, by, combat: CombatRound) -> bool:
+    """:func:`plays_own_seat` for the fighter :func:`_lock_fighter` read the fight for (its seat is
+    the character's, never the Mayor's): whether the character is seated and ``by``'s was read with
+    the fight (``plays_seat``)."""
+    return not is_mayor_of(by, session.campaign) and bool(combat.plays_seat)
 
 
 @transaction.atomic
