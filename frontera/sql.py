@@ -17,6 +17,7 @@ query of the same table; and :func:`rows` runs on the default database, past any
 """
 
 import functools
+import re
 import threading
 from weakref import WeakKeyDictionary
 
@@ -266,7 +267,7 @@ def _first_with_sql(shape) -> tuple[str, list, list]:
         meta = model._meta
         fields = [field for field in meta.concrete_fields if field is not meta.pk]
         values = [field for field in fields if field.name not in names]
-        row = ", ".join(f"CAST(%s AS {field.db_type(connection)})" for field in values)
+        row = ", ".join(f"CAST(%s AS {_cast_type(field)})" for field in values)
         listed = ", ".join(f"({index}, {row})" for index in range(count))
         aliases = ", ".join(f'"c{index}"' for index in range(len(values)))
         taken = iter(range(len(values)))
@@ -279,6 +280,14 @@ def _first_with_sql(shape) -> tuple[str, list, list]:
         selects.append(f'SELECT {n}, {key} FROM "rows_{n}"')
         valued.append(values)
     return f"WITH {', '.join(parts)} {' UNION ALL '.join(selects)} ORDER BY 1, 2", parent_fields, valued
+
+
+def _cast_type(field) -> str:
+    """The type a value of ``field``'s is cast to in :func:`_first_with_sql`'s ``VALUES``: its
+    column's, but ``text`` for a ``varchar(n)``, whose cast would cut a longer value short where an
+    ``INSERT`` refuses it; the insert then refuses it as it refuses any over-long value."""
+    db_type = field.db_type(connection)
+    return "text" if re.fullmatch(r"(varchar|character varying)\(\d+\)", db_type) else db_type
 
 
 def insert_together(*groups: list) -> None:

@@ -5,7 +5,7 @@ each elsewhere. The check's status and the regions its push names stay what they
 FR-OPP-1): the least advanced participant's status, every participant's seat."""
 
 import pytest
-from django.db import connection, transaction
+from django.db import DataError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -233,3 +233,10 @@ def test_insert_first_with_writes_nothing_when_its_constraint_refuses_the_first_
     assert [e.prueba_id for e in mixed] == [new.pk, first.pk, None]
     assert list(SessionEvent.objects.filter(pk__in=[e.pk for e in mixed]).order_by("pk").values_list(
         "message", "prueba_id")) == [("its own", new.pk), ("the first's", first.pk), ("no check", None)]
+    if connection.vendor == POSTGRESQL:  # an over-long value is refused, not cut short (SQLite keeps it whole)
+        longer = Check(session=session, kind="trait", request_key="k3", created_by=mayor)
+        count = SessionEvent.objects.count()
+        with pytest.raises(DataError), transaction.atomic():
+            insert_first_with(longer, "one_check_per_request",
+                              [SessionEvent(session=session, actor=mayor, kind="card", prueba=longer, card="X" * 11)])
+        assert SessionEvent.objects.count() == count and not Check.objects.filter(request_key="k3").exists()
