@@ -231,7 +231,7 @@ def insert_first_with(parent, constraint: str, *groups: list) -> bool:
     for index, (group, names) in enumerate(zip(groups, linked, strict=True)):
         for obj in group:
             for name in names:
-                setattr(obj, type(obj)._meta.get_field(name).attname, parent.pk)
+                setattr(obj, name, parent)  # its key now, and the parent kept as the row's (as the ORM does)
         _set_keys(group, [key for tag, key in found if tag == index])
     return True
 

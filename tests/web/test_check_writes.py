@@ -231,6 +231,12 @@ def test_insert_first_with_writes_nothing_when_its_constraint_refuses_the_first_
              SessionEvent(session=session, actor=None, kind="decision", message="no check")]
     assert insert_first_with(new, "one_check_per_request", mixed) is True
     assert [e.prueba_id for e in mixed] == [new.pk, first.pk, None]
+    assert mixed[0].prueba is new  # the row keeps the very check it named
+    another = Check(session=session, kind="trait", request_key="k4", created_by=mayor)
+    own = [SessionEvent(session=session, actor=mayor, kind="decision", prueba=another, message=f"line {n}")
+           for n in range(2)]  # every row names it: one statement on PostgreSQL
+    assert insert_first_with(another, "one_check_per_request", own) is True
+    assert all(e.prueba is another and e.prueba_id == another.pk for e in own)
     assert list(SessionEvent.objects.filter(pk__in=[e.pk for e in mixed]).order_by("pk").values_list(
         "message", "prueba_id")) == [("its own", new.pk), ("the first's", first.pk), ("no check", None)]
     if connection.vendor == POSTGRESQL:  # an over-long value is refused, not cut short (SQLite keeps it whole)
