@@ -14,7 +14,9 @@ One after the other, in this process:
    each rendering is the server's work of a page's refetch before); then the peer's push with
    the same number of clients (the Mayor's and the players'), so the ratio compares like with like;
    with ``--redis-url``, one more session whose pushes go through Redis (the live bus of a
-   deployment of several processes; docs/deployment.md), for notices, before the peer's run;
+   deployment of several processes; docs/deployment.md), for notices, and ``--page-checks`` calls
+   with the pages' streams on that set-up (the log-ins in the database; since session 29), before
+   the peer's run;
 3. the same session on PostgreSQL when ``--database-url`` is given (a database of your own: the
    bench drops and creates it), and its own peer run;
 4. real browsers (``bench/browser_bench.py``): the Mayor's click → all 6 phones showing the check,
@@ -40,6 +42,7 @@ PAGES = ("dashboard page", "phone page")
 PUSH = "push: Mayor call → all clients"
 PAGE_PUSH = "push to the session pages"
 REDIS_PUSH = "push through Redis"
+REDIS_PAGE_PUSH = "push to the session pages through Redis"
 
 
 def session(tmp: Path, args, database_url: str) -> tuple[dict, dict | None]:
@@ -62,6 +65,12 @@ def session(tmp: Path, args, database_url: str) -> tuple[dict, dict | None]:
         session_bench.session_over_http(tmp / "redis", args.checks, args.players, 0, database_url,
                                         streams="notice", redis_url=args.redis_url)
         figures[REDIS_PUSH] = session_bench.RESULTS.get(PUSH) or []
+        if args.page_checks:  # the pages' push of a deployment of several processes (log-ins in the database)
+            session_bench.RESULTS.clear()
+            (tmp / "redis-page").mkdir()
+            session_bench.session_over_http(tmp / "redis-page", args.page_checks, args.players, 0, database_url,
+                                            streams="page", redis_url=args.redis_url)
+            figures[REDIS_PAGE_PUSH] = session_bench.RESULTS.get(PUSH) or []
     peer = session_bench.peer_push(args.checks, clients=args.players + 1)
     return figures, peer
 
@@ -86,7 +95,7 @@ def summary(runs: dict, browser: list[float] | None) -> None:
                 p50 = pct(values, .5) * 1000
                 print(f"  {backend:<10} {name:<22} p50 {p50:6.1f} ms ≤ 30 ms: {verdict(p50 <= 30)}")
         for name, label in ((PUSH, "push p95, ours / peer"), (PAGE_PUSH, "push to pages p95 / peer"),
-                            (REDIS_PUSH, "push via Redis / peer")):
+                            (REDIS_PUSH, "push via Redis / peer"), (REDIS_PAGE_PUSH, "pages via Redis / peer")):
             ours = figures.get(name) or []
             if ours and peer:
                 p95 = pct(ours, .95) * 1000
