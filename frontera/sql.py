@@ -152,14 +152,20 @@ def _column_names(cursor) -> tuple[str, ...]:
     return tuple(column[0] for column in cursor.description)
 
 
-INSERT_BATCH = 50
+INSERT_BATCH = 50  # rows of one statement where each row's values are listed
+# A statement of more bound values than this is parsed again by psycopg every time it runs (it caches
+# the conversion of smaller ones, psycopg._queries.MAX_CACHED_STATEMENT_PARAMS): on PostgreSQL, past
+# it, the values of new rows travel as one array a column instead (:func:`_rows_sql`).
+LISTED_PARAMS = 50
 
 
 def insert(objs: list) -> list:
     """``bulk_create(objs)`` for new rows of one model (an action's check, participants, log lines):
     one ``INSERT … RETURNING`` whose SQL is built once per model and number of rows, every value
     prepared by its field as ``bulk_create`` prepares it (an ``auto_now_add`` time, a JSON value);
-    each object gets its primary key. No signal is sent, as with ``bulk_create``.
+    each object gets its primary key. No signal is sent, as with ``bulk_create``. On PostgreSQL, rows
+    of more than :data:`LISTED_PARAMS` values in all are given as one array a column
+    (:func:`_rows_sql`), any number of them in one statement.
 
     Issue #11: building the ORM's INSERT took ~0.3-0.5 ms an action, before its commit."""
     if not objs:
@@ -168,9 +174,14 @@ def insert(objs: list) -> list:
     db_connection = connections[DEFAULT_DB_ALIAS]
     if not db_connection.features.can_return_rows_from_bulk_insert:
         return model._default_manager.bulk_create(objs)
+    if db_connection.vendor == "postgresql" and _as_arrays(len(objs) * _width(model)):
+        sql, fields = _insert_arrays_sql(model)
+        _run_insert(objs, sql, _column_params(objs, fields, db_connection), db_connection)
+        return objs
     if len(objs) > INSERT_BATCH:  # within every database's limit of bound values a statement
         return insert(objs[:INSERT_BATCH]) + insert(objs[INSERT_BATCH:])
-    _run_insert(objs, *_insert_sql(model, len(objs), db_connection.vendor), db_connection)
+    sql, fields = _insert_sql(model, len(objs), db_connection.vendor)
+    _run_insert(objs, sql, _insert_params(objs, fields, db_connection), db_connection)
     return objs
 
 
@@ -188,7 +199,7 @@ def insert_first(obj, constraint: str) -> bool:
     if not db_connection.features.can_return_rows_from_bulk_insert:
         raise NotSupportedError("insert_first() needs INSERT … RETURNING (PostgreSQL, SQLite)")
     sql, fields = _insert_sql(type(obj), 1, db_connection.vendor, first=constraint)
-    return bool(_run_insert([obj], sql, fields, db_connection))
+    return bool(_run_insert([obj], sql, _insert_params([obj], fields, db_connection), db_connection))
 
 
 def insert_first_with(parent, constraint: str, *groups: list) -> bool:
@@ -196,31 +207,32 @@ def insert_first_with(parent, constraint: str, *groups: list) -> bool:
     one model, rows whose foreign keys to ``parent``'s model may name ``parent``, not inserted yet):
     the lists only if ``parent`` was. True when it was (every object gets its primary key, and
     ``parent``'s key in the foreign keys that name it); False when ``constraint`` refused it (nothing
-    is written). On PostgreSQL in one statement: the lists' ``INSERT … SELECT`` read ``parent``'s key
-    from its ``INSERT … ON CONFLICT DO NOTHING RETURNING``, a data-modifying ``WITH`` (no row of theirs
-    when it inserted none); elsewhere :func:`insert_first`, then :func:`insert_together`. A list whose
-    rows do not all name ``parent`` in the same foreign keys is written that second way too.
+    is written). On PostgreSQL in one statement: the lists' ``INSERT … SELECT`` (:func:`_rows_sql`)
+    read ``parent``'s key from its ``INSERT … ON CONFLICT DO NOTHING RETURNING``, a data-modifying
+    ``WITH`` (no row of theirs when it inserted none); elsewhere
+    :func:`insert_first`, then :func:`insert_together`. A list whose rows do not all name ``parent``
+    in the same foreign keys is written that second way too.
 
     Issue #11: a call's check was a round trip of its own before its participants and log lines,
     ahead of its push."""
     groups = tuple(group for group in groups if group)
     db_connection = connections[DEFAULT_DB_ALIAS]
     linked = tuple(_naming(group, parent) for group in groups)
-    if (db_connection.vendor != "postgresql" or any(names is None for names in linked)
-            or any(len(group) > INSERT_BATCH for group in groups)):
+    if db_connection.vendor != "postgresql" or any(names is None for names in linked):
         if not insert_first(parent, constraint):
             return False
         insert_together(*groups)
         return True
-    shape = (type(parent), constraint, tuple((type(group[0]), len(group), names)
+    arrays = _as_arrays(_width(type(parent)) + sum(len(group) * (_width(type(group[0])) - len(names))
+                                                    for group, names in zip(groups, linked, strict=True)))
+    shape = (type(parent), constraint, tuple((type(group[0]), None if arrays else len(group), names)
                                              for group, names in zip(groups, linked, strict=True)))
     sql, parent_fields, valued = _first_with_sql(shape)
     params = _insert_params([parent], parent_fields, db_connection)
     for group, fields, names in zip(groups, valued, linked, strict=True):
         others = [field for field in type(group[0])._meta.concrete_fields if field.name not in names]
-        for obj in group:
-            obj._prepare_related_fields_for_save(operation_name="insert", fields=others)
-            params += [field.get_db_prep_save(field.pre_save(obj, True), db_connection) for field in fields]
+        prepared = _column_params(group, fields, db_connection, related=others)
+        params += prepared if arrays else [value for row in zip(*prepared, strict=True) for value in row]
     with db_connection.cursor() as cursor:
         cursor.execute(sql, params)
         found = cursor.fetchall()
@@ -253,39 +265,69 @@ def _naming(group: list, parent) -> tuple[str, ...] | None:
 @functools.cache
 def _first_with_sql(shape) -> tuple[str, list, list]:
     """The statement of :func:`insert_first_with` for ``(parent's model, constraint, lists)``, each list
-    ``(model, rows, the foreign keys naming the parent)``: the parent's key tagged ``-1``, each list's
-    keys tagged with its position (rising in the order of its rows, as :func:`insert` relies on); the
-    fields the parent prepares, and those each list's rows prepare (all but the ones naming it).
-    Each value of a list is cast to its column's type: a value in ``VALUES`` has no column to take
-    its type from (a list's ``NULL``s would be text)."""
+    ``(model, rows or None, the foreign keys naming the parent)``: the parent's key tagged ``-1``, each
+    list's keys tagged with its position (rising in the order of its rows, as :func:`insert` relies
+    on); the fields the parent prepares, and those each list's rows prepare (all but the ones naming
+    it): :func:`_rows_sql` of ``rows`` rows, or arrays for ``None``."""
     parent_model, constraint, groups = shape
     quote = connection.ops.quote_name
     parent_sql, parent_fields = _insert_sql(parent_model, 1, "postgresql", first=constraint)
     parent_key = quote(parent_model._meta.pk.column)
-    parts, selects, valued = [f'"first" AS ({parent_sql})'], [f'SELECT -1, {parent_key} FROM "first"'], []
+    first = '"first"'
+    parts, selects, valued = [f'{first} AS ({parent_sql})'], [f'SELECT -1, {parent_key} FROM {first}'], []
     for n, (model, count, names) in enumerate(groups):
         meta = model._meta
         fields = [field for field in meta.concrete_fields if field is not meta.pk]
         values = [field for field in fields if field.name not in names]
-        row = ", ".join(f"CAST(%s AS {_cast_type(field)})" for field in values)
-        listed = ", ".join(f"({index}, {row})" for index in range(count))
-        aliases = ", ".join(f'"c{index}"' for index in range(len(values)))
         taken = iter(range(len(values)))
-        picked = ", ".join(f'"first".{parent_key}' if field.name in names else f'"v"."c{next(taken)}"'
-                           for field in fields)
+        picked = [f'{first}.{parent_key}' if field.name in names else f'"v"."c{next(taken)}"' for field in fields]
         key = quote(meta.pk.column)
         parts.append(f'"rows_{n}" AS (INSERT INTO {table(model)} ({", ".join(quote(f.column) for f in fields)}) '
-                     f'SELECT {picked} FROM "first" CROSS JOIN (VALUES {listed}) AS "v" ("n", {aliases}) '
-                     f'ORDER BY "v"."n" RETURNING {key})')
+                     f'{_rows_sql(values, count, picked, joined=first)} RETURNING {key})')
         selects.append(f'SELECT {n}, {key} FROM "rows_{n}"')
         valued.append(values)
     return f"WITH {', '.join(parts)} {' UNION ALL '.join(selects)} ORDER BY 1, 2", parent_fields, valued
 
 
+def _rows_sql(fields: list, count: int | None, picked: list[str] | None = None, *, joined: str = "") -> str:
+    """A ``SELECT`` of new rows' values, in the order of the rows: ``"v"."c0"``, ``"v"."c1"``… the
+    values of ``fields``, each cast to its column's type (:func:`_cast_type`; a value in ``VALUES``
+    has no column to take its type from: a list's ``NULL`` would be text). ``count`` rows listed in
+    a ``VALUES`` (a parameter each value), or, for ``None``, one array parameter a field, unnested
+    together. ``picked``: what the ``SELECT`` gives (all of them by default); ``joined``: a table each
+    row is joined to.
+
+    Issue #11: listed, a revealed fight's 21 log lines were 273 parameters, and psycopg parses a
+    statement of more than :data:`LISTED_PARAMS` again each time it runs, ~1.2 ms of the reveal's.
+    As arrays a statement takes one parameter a column whatever its rows, and is the same text each
+    time (psycopg's cache and PostgreSQL's prepared statement serve it); for a few rows the listed
+    form is the quicker (~0.15 ms a statement: no array to build or unnest)."""
+    picked = picked or [f'"v"."c{index}"' for index in range(len(fields))]
+    source = f"{joined} CROSS JOIN " if joined else ""
+    aliases = ", ".join(f'"c{index}"' for index in range(len(fields)))
+    if count is None:
+        arrays = ", ".join(f"CAST(%s AS {_cast_type(field)}[])" for field in fields)
+        rows = f'unnest({arrays}) WITH ORDINALITY AS "v" ({aliases}, "n")'
+    else:
+        row = ", ".join(f"CAST(%s AS {_cast_type(field)})" for field in fields)
+        rows = f'(VALUES {", ".join(f"({index}, {row})" for index in range(count))}) AS "v" ("n", {aliases})'
+    return f'SELECT {", ".join(picked)} FROM {source}{rows} ORDER BY "v"."n"'
+
+
+def _width(model) -> int:
+    """The values a new row of ``model`` takes (every column but its key)."""
+    return len(model._meta.concrete_fields) - 1
+
+
+def _as_arrays(values: int) -> bool:
+    """Whether a PostgreSQL statement of ``values`` values of new rows gives them as arrays."""
+    return values > LISTED_PARAMS
+
+
 def _cast_type(field) -> str:
-    """The type a value of ``field``'s is cast to in :func:`_first_with_sql`'s ``VALUES``: its
-    column's, but ``text`` for a ``varchar(n)``, whose cast would cut a longer value short where an
-    ``INSERT`` refuses it; the insert then refuses it as it refuses any over-long value."""
+    """The type a value of ``field``'s is cast to in :func:`_rows_sql`: its column's, but
+    ``text`` for a ``varchar(n)``, whose cast would cut a longer value short where an ``INSERT``
+    refuses it; the insert then refuses it as it refuses any over-long value."""
     db_type = field.db_type(connection)
     return "text" if re.fullmatch(r"(varchar|character varying)\(\d+\)", db_type) else db_type
 
@@ -301,11 +343,25 @@ def insert_together(*groups: list) -> None:
 
 
 def _insert_params(objs: list, fields: list, db_connection) -> list:
+    """The values of ``objs``' ``fields``, row after row, as ``bulk_create`` prepares them."""
     params = []
     for obj in objs:
         obj._prepare_related_fields_for_save(operation_name="insert")
         params += [field.get_db_prep_save(field.pre_save(obj, True), db_connection) for field in fields]
     return params
+
+
+def _column_params(objs: list, fields: list, db_connection, *, related: list | None = None) -> list[list]:
+    """:func:`_insert_params` as arrays (:func:`_rows_sql`) take them: one list per field, of its value in
+    each of ``objs``. ``related``: the foreign keys checked before (all by default)."""
+    rows = []
+    for obj in objs:
+        if related is None:
+            obj._prepare_related_fields_for_save(operation_name="insert")
+        else:
+            obj._prepare_related_fields_for_save(operation_name="insert", fields=related)
+        rows.append([field.get_db_prep_save(field.pre_save(obj, True), db_connection) for field in fields])
+    return [list(column) for column in zip(*rows, strict=True)] if rows else [[] for _ in fields]
 
 
 def _set_keys(objs: list, keys: list) -> None:
@@ -316,11 +372,11 @@ def _set_keys(objs: list, keys: list) -> None:
         obj._state.db = DEFAULT_DB_ALIAS
 
 
-def _run_insert(objs: list, sql: str, fields: list, db_connection) -> list:
-    """Runs :func:`_insert_sql`'s statement for ``objs``; each row inserted gives its object its key.
-    The objects inserted are returned (all of them, but for a row ``ON CONFLICT`` skipped)."""
+def _run_insert(objs: list, sql: str, params: list, db_connection) -> list:
+    """Runs an insert's statement of ``objs`` with ``params``; each row inserted gives its object its
+    key. The objects inserted are returned (all of them, but for a row ``ON CONFLICT`` skipped)."""
     with db_connection.cursor() as cursor:
-        cursor.execute(sql, _insert_params(objs, fields, db_connection))
+        cursor.execute(sql, params)
         keys = [row[0] for row in cursor.fetchall()]
     if len(keys) < len(objs):  # insert_first: its one row was skipped
         return []
@@ -340,6 +396,19 @@ def _insert_sql(model, count: int, vendor: str, *, first: str = "") -> tuple[str
     skip = f" ON CONFLICT {_conflict_target(model, first)} DO NOTHING" if first else ""
     sql = (f"INSERT INTO {table(model)} ({', '.join(quote(field.column) for field in fields)}) "
            f"VALUES {', '.join([row] * count)}{skip} RETURNING {quote(meta.pk.column)}")
+    return sql, fields
+
+
+@functools.cache
+def _insert_arrays_sql(model) -> tuple[str, list]:
+    """:func:`_insert_sql` on PostgreSQL, for any number of rows: one array parameter per field
+    (:func:`_rows_sql`), rows given keys in the order of their elements."""
+    meta = model._meta
+    assert isinstance(meta.pk, AutoFieldMixin), "insert() is for models whose key the database makes"
+    fields = [field for field in meta.concrete_fields if field is not meta.pk]
+    quote = connection.ops.quote_name
+    sql = (f"INSERT INTO {table(model)} ({', '.join(quote(field.column) for field in fields)}) "
+           f"{_rows_sql(fields, None)} RETURNING {quote(meta.pk.column)}")
     return sql, fields
 
 
@@ -372,22 +441,23 @@ def write_together(updates: list[tuple[object, tuple[str, ...]]], *groups: list)
         # one statement's WITHs that update one row twice: PostgreSQL applies one of them, either one
         raise ValueError("write_together() updates each row once")
     db_connection = connections[DEFAULT_DB_ALIAS]
-    if (len(updates) + len(groups) < 2 or db_connection.vendor != "postgresql"
-            or any(len(group) > INSERT_BATCH for group in groups)):
+    if len(updates) + len(groups) < 2 or db_connection.vendor != "postgresql":
         for instance, fields in updates:
             update(instance, fields)
         for group in groups:
             insert(group)
         return
+    arrays = _as_arrays(sum(len(fields) + 1 for _instance, fields in updates)
+                        + sum(len(group) * _width(type(group[0])) for group in groups))
     shape = (tuple((type(instance), tuple(fields)) for instance, fields in updates),
-             tuple((type(group[0]), len(group)) for group in groups))
+             tuple((type(group[0]), None if arrays else len(group)) for group in groups))
     sql, prepared_updates, prepared_inserts = _write_together_sql(shape)
     params = []
     for (instance, _fields), prepared in zip(updates, prepared_updates, strict=True):
         params += [field.get_db_prep_save(field.pre_save(instance, False), db_connection) for field in prepared]
         params.append(instance.pk)
     for group, group_fields in zip(groups, prepared_inserts, strict=True):
-        params += _insert_params(group, group_fields, db_connection)
+        params += (_column_params if arrays else _insert_params)(group, group_fields, db_connection)
     with db_connection.cursor() as cursor:
         cursor.execute(sql, params)
         found = cursor.fetchall()
@@ -403,13 +473,16 @@ def write_together(updates: list[tuple[object, tuple[str, ...]]], *groups: list)
 def _write_together_sql(shape) -> tuple[str, list, list]:
     """The statement of :func:`write_together` for ``(updates, inserts)``: each update a ``WITH``
     returning its row's key, tagged ``-1 - n``; each list of new rows one returning theirs, tagged
-    with its position (a sequence gives a statement's rows rising keys in the order of its VALUES,
-    as :func:`insert` relies on). Also the fields each update and each list prepare."""
+    with its position (a sequence gives a statement's rows rising keys in the order they are
+    inserted, as :func:`insert` relies on): ``(model, rows)`` listed in a ``VALUES``, or
+    ``(model, None)`` as arrays (:func:`_rows_sql`). Also the fields each update and each list
+    prepare."""
     updates, inserts = shape
     quote = connection.ops.quote_name
     pieces = [(f"updated_{n}", -1 - n, model, *_update_sql(model, fields, "postgresql"))
               for n, (model, fields) in enumerate(updates)]
-    pieces += [(f"rows_{n}", n, model, *_insert_sql(model, count, "postgresql"))
+    pieces += [(f"rows_{n}", n, model, *(_insert_arrays_sql(model) if count is None else
+                                         _insert_sql(model, count, "postgresql")))
                for n, (model, count) in enumerate(inserts)]
     parts, selects = [], []
     for name, tag, model, sql, _fields in pieces:

@@ -5,7 +5,7 @@ import datetime
 
 import pytest
 from django.core.exceptions import FieldDoesNotExist
-from django.db import IntegrityError, connection, transaction
+from django.db import DataError, IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from frontera.characters.models import Character
@@ -14,7 +14,18 @@ from frontera.play.selectors.gambling import open_gambles
 from frontera.play.services.checks import check_request
 from frontera.play.services.combat import Fighter, combat_start
 from frontera.play.services.gambling import banca_begin, banca_deal, banca_try_stop
-from frontera.sql import INSERT_BATCH, column, insert, insert_first, insert_together, load, table, update
+from frontera.sql import (
+    INSERT_BATCH,
+    column,
+    insert,
+    insert_first,
+    insert_first_with,
+    insert_together,
+    load,
+    table,
+    update,
+    write_together,
+)
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db
@@ -204,6 +215,57 @@ def test_insert_together_writes_each_list_as_insert_does_in_one_statement_on_pos
     insert_together(many, [SessionEvent(session=session, actor=mayor, kind="decision", message="more")])
     assert [p.cards for p in Participant.objects.filter(prueba=prueba, seat="x").order_by("pk")] == list(
         range(INSERT_BATCH + 1))
+
+
+def test_many_rows_travel_as_one_array_a_column_on_postgresql_whatever_their_number():
+    """Issue #11: listed row by row, a revealed fight's 21 log lines were 273 parameters, and psycopg
+    parses a statement of more than 50 again every time it runs. On PostgreSQL, past 50 values, each
+    column's values are one array: the same statement for 5 rows as for 30, with as many parameters
+    as columns (a few rows stay listed); every value written as the ORM writes it (NULL, JSON,
+    times), each object given its own row's key, and an over-long text refused, not cut short."""
+    session, mayor, _seated, _ = make_table(players=2)
+    [prueba] = insert([Check(session=session, kind="trait", created_by=mayor)])
+    statements = []
+
+    def seen(execute, sql, params, many, context):
+        statements.append((sql, len(params or ())))
+        return execute(sql, params, many, context)
+
+    def lines(count, tag, check=None):
+        return [SessionEvent(session=session, actor=mayor if n % 2 else None, kind="card",
+                             prueba=check or (prueba if n % 3 else None), card=f"{n}:AS", from_zone="deck:c1",
+                             to_zone="hand:c1", reason="draw", seen_by=["c1"] if n % 2 else ["*"],
+                             params={"n": n, "tag": tag}, rules=["FR-CHK-1"]) for n in range(count)]
+
+    two, five, thirty = lines(2, "two"), lines(5, "five"), lines(30, "thirty")
+    called = Check(session=session, kind="trait", request_key="many", created_by=mayor)
+    its_own = lines(30, "its own", called)
+    session.tallies = {"seen": 1}
+    with connection.execute_wrapper(seen):
+        insert(two)
+        insert(five)
+        write_together([(session, ("tallies",))], thirty)
+        assert insert_first_with(called, "one_check_per_request", its_own) is True
+    for made in (two, five, thirty, its_own):
+        assert all(e.pk and not e._state.adding for e in made) and [e.pk for e in made] == sorted(e.pk for e in made)
+        stored = {e.pk: e for e in SessionEvent.objects.filter(pk__in=[e.pk for e in made])}
+        assert [(stored[e.pk].card, stored[e.pk].actor_id, stored[e.pk].prueba_id, stored[e.pk].seen_by,
+                 stored[e.pk].params, stored[e.pk].rules, stored[e.pk].created_at) for e in made] == [
+            (e.card, e.actor_id, e.prueba_id, e.seen_by, e.params, ["FR-CHK-1"], e.created_at) for e in made]
+        assert all(isinstance(e.created_at, datetime.datetime) for e in made)
+    assert GameSession.objects.get(pk=session.pk).tallies == {"seen": 1}
+    assert {e.prueba_id for e in its_own} == {called.pk} and called.pk
+    if connection.vendor == "postgresql":
+        [(listed, listed_params), (alone, alone_params), (together, together_params),
+         (first, first_params)] = statements
+        assert listed_params == 2 * 13 and "unnest(" not in listed  # two rows: a parameter a value
+        assert alone_params == 13 and together_params == 13 + 2  # a column each, and the session's update
+        assert "unnest(" in alone and alone in together  # the insert of 5 rows is the insert of 30
+        assert first_params == 10 + 12 and "unnest(" in first  # the check's values, and the lines' but its key
+        count = SessionEvent.objects.count()
+        with pytest.raises(DataError), transaction.atomic():
+            insert(lines(5, "long") + [SessionEvent(session=session, kind="card", card="X" * 11)])
+        assert SessionEvent.objects.count() == count
 
 
 def test_an_outer_join_that_finds_no_related_row_gives_none():
