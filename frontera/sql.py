@@ -154,8 +154,10 @@ def _column_names(cursor) -> tuple[str, ...]:
 
 INSERT_BATCH = 50  # rows of one statement where each row's values are listed
 # A statement of more bound values than this is parsed again by psycopg every time it runs (it caches
-# the conversion of smaller ones, psycopg._queries.MAX_CACHED_STATEMENT_PARAMS): on PostgreSQL, past
-# it, the values of new rows travel as one array a column instead (:func:`_rows_sql`).
+# the conversion of smaller ones, psycopg._queries.MAX_CACHED_STATEMENT_PARAMS, and of statements
+# under 4096 characters): on PostgreSQL, when the values a statement would list (its updates', a
+# first row's and its new rows') pass it, the new rows' values travel as one array a column instead
+# (:func:`_rows_sql`).
 LISTED_PARAMS = 50
 
 

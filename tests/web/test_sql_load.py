@@ -255,6 +255,11 @@ def test_many_rows_travel_as_one_array_a_column_on_postgresql_whatever_their_num
         assert all(isinstance(e.created_at, datetime.datetime) for e in made)
     assert GameSession.objects.get(pk=session.pk).tallies == {"seen": 1}
     assert {e.prueba_id for e in its_own} == {called.pk} and called.pk
+    nobody = [SessionEvent(session=session, actor=None, kind=SessionEvent.Kind.CARD if n % 2 else "card",
+                           card=f"{n}:KH", message="") for n in range(6)]  # a column all NULL; choices and text
+    insert(nobody)
+    assert list(SessionEvent.objects.filter(pk__in=[e.pk for e in nobody]).order_by("pk").values_list(
+        "actor_id", "prueba_id", "kind", "card")) == [(None, None, "card", f"{n}:KH") for n in range(6)]
     if connection.vendor == "postgresql":
         [(listed, listed_params), (alone, alone_params), (together, together_params),
          (first, first_params)] = statements
