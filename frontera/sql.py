@@ -233,8 +233,10 @@ def insert_first_with(parent, constraint: str, *groups: list) -> bool:
     params = _insert_params([parent], parent_fields, db_connection)
     for group, fields, names in zip(groups, valued, linked, strict=True):
         others = [field for field in type(group[0])._meta.concrete_fields if field.name not in names]
-        prepared = _column_params(group, fields, db_connection, related=others)
-        params += prepared if arrays else [value for row in zip(*prepared, strict=True) for value in row]
+        if arrays:
+            params += _column_params(group, fields, db_connection, related=others)
+        else:
+            params += [value for row in _prepared_rows(group, fields, db_connection, related=others) for value in row]
     with db_connection.cursor() as cursor:
         cursor.execute(sql, params)
         found = cursor.fetchall()
@@ -344,25 +346,25 @@ def insert_together(*groups: list) -> None:
     write_together([], *groups)
 
 
-def _insert_params(objs: list, fields: list, db_connection) -> list:
-    """The values of ``objs``' ``fields``, row after row, as ``bulk_create`` prepares them."""
-    params = []
+def _prepared_rows(objs: list, fields: list, db_connection, *, related: list | None = None) -> list[list]:
+    """The values of ``objs``' ``fields``, a list per object, as ``bulk_create`` prepares them.
+    ``related``: the foreign keys checked first (all by default)."""
+    rows = []
     for obj in objs:
-        obj._prepare_related_fields_for_save(operation_name="insert")
-        params += [field.get_db_prep_save(field.pre_save(obj, True), db_connection) for field in fields]
-    return params
+        obj._prepare_related_fields_for_save(operation_name="insert", fields=related)
+        rows.append([field.get_db_prep_save(field.pre_save(obj, True), db_connection) for field in fields])
+    return rows
+
+
+def _insert_params(objs: list, fields: list, db_connection) -> list:
+    """:func:`_prepared_rows` listed, row after row."""
+    return [value for row in _prepared_rows(objs, fields, db_connection) for value in row]
 
 
 def _column_params(objs: list, fields: list, db_connection, *, related: list | None = None) -> list[list]:
-    """:func:`_insert_params` as arrays (:func:`_rows_sql`) take them: one list per field, of its value in
-    each of ``objs``. ``related``: the foreign keys checked before (all by default)."""
-    rows = []
-    for obj in objs:
-        if related is None:
-            obj._prepare_related_fields_for_save(operation_name="insert")
-        else:
-            obj._prepare_related_fields_for_save(operation_name="insert", fields=related)
-        rows.append([field.get_db_prep_save(field.pre_save(obj, True), db_connection) for field in fields])
+    """:func:`_prepared_rows` as arrays (:func:`_rows_sql`) take them: one list per field, of its
+    value in each of ``objs``."""
+    rows = _prepared_rows(objs, fields, db_connection, related=related)
     return [list(column) for column in zip(*rows, strict=True)] if rows else [[] for _ in fields]
 
 
