@@ -67,7 +67,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "frontera.accounts.middleware.AuthenticationMiddleware",  # Django's, with the session's user
     "frontera.accounts.language.account_language",  # after Locale and Authentication (issue #12)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -236,13 +236,14 @@ CACHES = {
 }
 # Sessions: on the embedded default (no REDIS_URL: one process serves every page, see
 # docs/deployment.md) a request reads its session from this process's memory, and the database
-# keeps it for a restart (Django's cached_db): one query less on every request (issue #13's push).
-# With REDIS_URL several processes serve pages, and one process's memory could keep a session that
-# another logged out: there the database alone holds them, as Django's database store does, its read
-# written as SQL (frontera/accounts/sessions.py).
+# keeps it for a restart (Django's cached_db: frontera/accounts/memory_sessions.py): one query less
+# on every request (issue #13's push). With REDIS_URL several processes serve pages, and one
+# process's memory could keep a session that another logged out: there the database alone holds
+# them, as Django's database store does, each request's read written as SQL and made with its
+# user's (frontera/accounts/sessions.py). Both keep the same rows (frontera.accounts.models.LogIn).
 SESSION_ENGINE = "frontera.accounts.sessions"
 if not REDIS_URL:
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_ENGINE = "frontera.accounts.memory_sessions"
     SESSION_CACHE_ALIAS = "sessions"
     CACHES |= {
         "sessions": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "sessions",

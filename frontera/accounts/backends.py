@@ -90,8 +90,9 @@ _known = threading.local()  # the users a thread's caller read for it (:func:`kn
 @contextmanager
 def known_users(users: dict):
     """Within it, this thread's ``get_user`` takes a user of ``users`` (by primary key; ``None``: no
-    such user) instead of reading it: the users of many sessions read by the caller in one statement
-    (:mod:`frontera.accounts.logins`). Whether the account may log in is still asked of each, and
+    such user) instead of reading it: the users read with their sessions, in the statement that read
+    them (a request's: :mod:`frontera.accounts.middleware`; a push's pages':
+    :mod:`frontera.accounts.logins`). Whether the account may log in is still asked of each, and
     Django's ``get_user`` still checks the session against the user's password."""
     previous = getattr(_known, "users", None)
     _known.users = users
@@ -101,25 +102,9 @@ def known_users(users: dict):
         _known.users = previous
 
 
-def read_users(keys) -> dict:
-    """The users of ``keys`` (primary keys), each read as :meth:`MemoryModelBackend._read_user` reads
-    one, in one statement; ``None`` for a key that names nobody."""
-    keys = sorted(set(keys))
-    if not keys:
-        return {}
-    model = get_user_model()
-    found = {user.pk: user for user in load(model, _users_sql(model, len(keys)), keys)}
-    return {key: found.get(key) for key in keys}
-
-
 @cache
 def _user_sql(model) -> str:
     return f"SELECT * FROM {table(model)} WHERE {column(model, 'pk')} = %s"
-
-
-@cache
-def _users_sql(model, count: int) -> str:
-    return f"SELECT * FROM {table(model)} WHERE {column(model, 'pk')} IN ({', '.join(['%s'] * count)})"
 
 
 @receiver(post_save, sender=get_user_model(), dispatch_uid="accounts.user_saved")
