@@ -1,6 +1,7 @@
 """Where the time of a session request goes (a profile, not a test).
 
     .venv/bin/python bench/profile_requests.py [--players 12] [--repeat 30] [--top 25] [--database-url URL]
+        [--redis-url URL]
 
 In-process on a fresh SQLite file (WAL, as the server runs it), or on a PostgreSQL database of your
 own with ``--database-url`` (the bench drops and creates it), DEBUG off, through Django's whole
@@ -62,9 +63,11 @@ def main() -> None:
     parser.add_argument("--only", default="", help="semicolon-separated request kinds to profile")
     parser.add_argument("--queries", action="store_true", help="print the SQL of each request kind's last sample")
     parser.add_argument("--database-url", default="", help="a PostgreSQL database of your own (dropped and created)")
+    parser.add_argument("--redis-url", default="", help="set up as a deployment of several processes: the log-ins "
+                        "in the database alone, the live bus on Redis")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        setup(Path(tmp), args.database_url)
+        setup(Path(tmp), args.database_url, args.redis_url)
         run(args)
 
 
@@ -152,7 +155,7 @@ def run(args) -> None:
             samples.clear()
             cpu_samples.clear()
             profiles.clear()
-    backend = "PostgreSQL" if args.database_url else "SQLite"
+    backend = ("PostgreSQL" if args.database_url else "SQLite") + (", log-ins in the database (REDIS_URL)" if args.redis_url else "")
     print(f"{args.players} protagonists, {args.repeat} samples each (in-process, {backend}, DEBUG off; "
           "CPU = this thread's CPU time, for requests not under the profiler):")
     for name, values in samples.items():
