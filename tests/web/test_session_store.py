@@ -285,3 +285,19 @@ def test_the_sessions_of_before_the_log_ins_table_move_to_it_and_stay_logged_in(
     migration.move_back(apps, editor)
     assert not LogIn.objects.exists() and Session.objects.count() == 2
     assert Session.objects.get(session_key="a" * 32).get_decoded()[SESSION_KEY] == str(ana.pk)
+
+
+def test_clearsessions_deletes_the_expired_log_ins_and_keeps_the_others():
+    """docs/deployment.md's daily clean-up: Django's command, through whichever store the settings name."""
+    from datetime import timedelta
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from frontera.accounts.models import LogIn
+
+    make_user("ana")
+    key = logged_in("ana").cookies[settings.SESSION_COOKIE_NAME].value
+    LogIn.objects.create(session_key="x" * 32, session_data="", expire_date=timezone.now() - timedelta(minutes=30))
+    call_command("clearsessions")
+    assert list(LogIn.objects.values_list("session_key", flat=True)) == [key]
