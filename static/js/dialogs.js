@@ -16,12 +16,14 @@
   });
 
   document.addEventListener("htmx:afterSwap", function (evt) {
-    var box = dialog();
-    if (box && evt.detail && evt.detail.target.id === "dialog-error") {
-      evt.detail.target.scrollIntoView({ block: "nearest" });  // a refused action says why, in view
+    // (the regions sent with a push are swapped with htmx.swap, whose event names no target)
+    var box = dialog(), target = evt.detail && evt.detail.target;
+    if (!box || !target) return;
+    if (target.id === "dialog-error") {
+      target.scrollIntoView({ block: "nearest" });  // a refused action says why, in view
       return;
     }
-    if (!box || !evt.detail || evt.detail.target.id !== "dialog-body") return;
+    if (target.id !== "dialog-body") return;
     if (!box.open) box.showModal();
     var first = box.querySelector("input:not([type=hidden]), select, textarea, button[type=submit]");
     if (first) first.focus();

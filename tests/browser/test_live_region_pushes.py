@@ -151,6 +151,27 @@ def test_the_page_that_acts_fetches_only_what_the_answer_to_its_action_does_not_
         laptop.close()
 
 
+def test_the_regions_a_phones_action_sends_the_mayors_page_raise_no_script_error(browser, app_server, phone):
+    """Issue #11: the regions a player's draw changes come to the Mayor's page with the push and are
+    swapped there with htmx's own swap (static/js/live-regions.js), whose event names no target; the
+    dialog's script read that target's id, and every such push threw an error on the Mayor's page."""
+    laptop, mayor, ana = _table(browser, app_server, phone, "rg10")
+    errors = []
+    mayor.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        fetched = _fragments(mayor)
+        lines = mayor.locator("#feed li").count()
+        ana.get_by_role("button", name=re.compile(r"Robar \d+ cartas?")).click()
+        mayor.wait_for_function("([n]) => document.querySelectorAll('#feed li').length > n", arg=[lines],
+                                timeout=1_500)  # the draw's line, with the push
+        mayor.locator("#checks").get_by_text(re.compile(r"\d+ cartas? robadas?")).first.wait_for(timeout=1_500)
+        mayor.wait_for_timeout(300)
+        assert fetched == [], fetched  # it came with the push: swapped by htmx.swap, not by a request
+        assert errors == [], errors
+    finally:
+        laptop.close()
+
+
 def test_an_answer_older_than_a_push_that_came_with_its_region_has_that_region_fetched_again(
         browser, app_server, phone):
     """Issue #11: another's push came with the phone's #checks at a newer state than the answer to
