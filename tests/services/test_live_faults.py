@@ -6,9 +6,13 @@ that show cards carried no ``Cache-Control: no-store``.
 """
 
 import logging
+import os
 import queue
+import shlex
 import shutil
+import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -25,7 +29,7 @@ from frontera.campaigns.services import campaign_log
 from frontera.live import bus
 from frontera.play.models import Check
 from tests.factories import make_campaign, make_table
-from tests.servers import AppServer, free_port
+from tests.servers import ROOT, AppServer, free_port
 from tests.services.test_live_across_processes import _db_url
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -102,17 +106,18 @@ def private_redis():
 def _listen_versions(url: str, cookies: dict, events: queue.Queue, stop: threading.Event) -> None:
     """Like the cross-process listener, but keeps each event's version (its ``id:`` line)."""
     try:
-        with httpx.Client(cookies=cookies, timeout=httpx.Timeout(5, read=90)) as client:
-            with client.stream("GET", url) as response:
-                events.put(("status", response.status_code))
-                version = None
-                for line in response.iter_lines():
-                    if stop.is_set():
-                        return
-                    if line.startswith("id: "):
-                        version = int(line[4:])
-                    elif line.startswith("event: "):
-                        events.put((line[7:], version))
+        with (httpx.Client(cookies=cookies, timeout=httpx.Timeout(5, read=90)) as client,
+              client.stream("GET", url) as response):
+            events.put(("status", response.status_code))
+            version = None
+            for line in response.iter_lines():
+                if stop.is_set():
+                    return
+                if line.startswith("id: "):
+                    version = int(line[4:])
+                elif line.startswith("event: "):
+                    events.put((line[7:], version))
+        events.put(("ended", None))  # the server ended the stream
     except httpx.HTTPError as exc:  # the server stops under us at the end of the test
         events.put(("closed", repr(exc)))
 
@@ -197,3 +202,60 @@ def test_pages_fragments_and_exports_that_show_cards_are_never_stored():
     static = client.get(settings.STATIC_URL + "css/app.css")  # the player is still logged in
     assert static.status_code == 200
     assert "no-store" not in static.get("Cache-Control", "")
+
+
+def _run_command(port: int) -> list[str]:
+    """The uvicorn command ``scripts/run`` serves with (its ``exec`` line, continued lines joined),
+    with this test's Python and ``port``."""
+    script = (ROOT / "scripts" / "run").read_text().replace("\\\n", " ")
+    line = next(line for line in script.splitlines() if line.startswith("exec ") and " uvicorn " in line)
+    words = shlex.split(line)[1:]
+    return [sys.executable if word == "$PYTHON" else word.replace("${PORT:-8000}", str(port)) for word in words]
+
+
+def test_a_stopped_server_ends_its_live_streams_so_the_pages_reconnect_to_the_next_one(transactional_db):
+    """A stop (SIGTERM) of the server ``scripts/run`` starts ends the pages' live streams within a few
+    seconds and the process exits: each page's stream then reconnects to the server that runs next.
+    A probe found the old process waiting for ever for its streams to end (uvicorn's graceful
+    shutdown waits for every response), its pages kept on streams nobody published to any more:
+    after a restart they caught up only at a keep-alive, 7-8 s late, until the old process was killed."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    campaign = make_campaign(name="Parada del servidor")
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": _db_url(), "REDIS_URL": "", "DEBUG": "false", "PYTHONDONTWRITEBYTECODE": "1"}
+    with open(ARTIFACTS / "server-stop.log", "w") as log:
+        process = subprocess.Popen(_run_command(port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    stop = threading.Event()
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None, (ARTIFACTS / "server-stop.log").read_text()
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/cuentas/entrar/", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        browser = Client()
+        browser.force_login(campaign.mayor)
+        events: queue.Queue = queue.Queue()
+        threading.Thread(
+            target=_listen_versions,
+            args=(f"http://127.0.0.1:{port}/live/campaign:{campaign.pk}/",
+                  {"sessionid": browser.cookies["sessionid"].value}, events, stop),
+            daemon=True,
+        ).start()
+        assert events.get(timeout=10) == ("status", 200)
+        assert events.get(timeout=10)[0] == "hello"
+
+        stopped = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        kind, _detail = events.get(timeout=10)  # the stream's end: the page's EventSource reconnects
+        assert kind in ("ended", "closed"), kind
+        assert process.wait(timeout=10) is not None
+        assert time.monotonic() - stopped < 6, "the stream ended and the process exited within seconds"
+    finally:
+        stop.set()
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
