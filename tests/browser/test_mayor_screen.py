@@ -137,3 +137,34 @@ def test_the_mayor_withdraws_a_check_and_undoes_a_drink_in_the_browser(browser, 
         shot(mayor, "mayor-screen-undone")
     finally:
         context.close()
+
+
+def test_ending_a_fight_asks_first(browser, app_server):
+    """"End the fight" sat beside "Next turn" and ended the fight at one click, for good (a walk
+    through a session ended one by mistake); it asks first, as withdrawing one does, and a "no"
+    leaves the fight as it was."""
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP.format(tag="ef")], cwd=ROOT,
+                         env=app_server.env, check=True, capture_output=True, text=True).stdout
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=app_server.url, locale="es-ES")
+    context.set_default_timeout(10_000)
+    try:
+        mayor = context.new_page()
+        log_in(mayor, "alcalde_ef")
+        mayor.goto(f"/sesiones/{int(out.split()[-1])}/")
+        asked = []
+
+        def answer(dialog, accept):
+            asked.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+
+        mayor.once("dialog", lambda dialog: answer(dialog, False))
+        mayor.get_by_test_id("end-fight").click()
+        mayor.wait_for_timeout(500)
+        assert asked and asked[0].startswith("¿Terminar esta pelea?"), asked
+        expect(mayor.get_by_test_id("end-fight")).to_be_visible()  # "no": the fight goes on
+        mayor.once("dialog", lambda dialog: answer(dialog, True))
+        mayor.get_by_test_id("end-fight").click()
+        expect(mayor.get_by_test_id("end-fight")).to_have_count(0)
+        assert len(asked) == 2
+    finally:
+        context.close()

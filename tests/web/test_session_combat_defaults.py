@@ -15,9 +15,9 @@ pytestmark = pytest.mark.django_db
 
 
 def _form_defaults(html: str, pk: int) -> dict:
-    form = re.search(rf'<form[^>]*class="declare"[^>]*>.*?data-testid="declare-{pk}"', html, re.S).group(0)
+    form = re.search(rf'<form[^>]*class="declare"[^>]*>.*?data-testid="declare-{pk}"', html, re.DOTALL).group(0)
     data = {}
-    for select in re.finditer(r'<select name="([^"]+)"[^>]*>(.*?)</select>', form, re.S):
+    for select in re.finditer(r'<select name="([^"]+)"[^>]*>(.*?)</select>', form, re.DOTALL):
         chosen = re.search(r'<option value="([^"]*)" selected', select.group(2)) or re.search(
             r'<option value="([^"]*)"', select.group(2))
         data[select.group(1)] = chosen.group(1)
@@ -58,3 +58,29 @@ def test_fr_cmb_2_an_unarmed_fighter_defaults_to_pelea(client):
     assert (data["technique"], data["weapon"]) == ("pelea", "")
     client.post(reverse("play_combat_declare", args=[session.pk, combat.pk, a.pk]), data, HTTP_HX_REQUEST="true")
     assert combat_key(a.pk) in CombatRound.objects.get(pk=combat.pk).state["declarations"]
+
+
+@pytest.mark.parametrize(("language", "shown", "hidden"), [
+    ("en", ["Revolver", "Adjacent", "Short", "Medium", "Long", "Seize", "Scare"], ["revolver", "Adyacente", "Apresar"]),
+    ("es", ["Revólver", "Adyacente", "Corto", "Medio", "Largo", "Apresar", "Asustar"], ["revolver", "Adjacent"]),
+])
+def test_the_declaration_names_weapons_ranges_and_specials_in_the_readers_language(client, language, shown, hidden):
+    """A walk through a fight in English found the range bands and the special attacks in Spanish,
+    and the weapons by their catalogue keys ("revolver", "cuchillo") in both languages: each option
+    of the declaration now reads as the glossary and the campaign's catalogue name it."""
+    mayor, ana = make_user(f"m_words_{language}"), make_user(f"a_words_{language}")
+    campaign = make_campaign(mayor, name="Words", players=[ana])
+    hero = make_protagonist(campaign, ana, name="Clementine")  # carries a revolver
+    bandit = make_minion(campaign, name="Bandido")
+    session = session_start(campaign=campaign, by=mayor, characters=[hero])
+    combat = combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(bandit, "b")])
+    combat_declare(combat=combat, by=mayor, character=bandit, technique="pelea", target=hero)
+    combat_draw(combat=combat, by=mayor, character=bandit)
+    client.force_login(ana)
+    html = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language).text
+    form = re.search(rf'<form[^>]*class="declare"[^>]*>.*?data-testid="declare-{hero.pk}"', html, re.DOTALL).group(0)
+    options = re.findall(r"<option[^>]*>([^<]*)</option>", form)
+    for word in shown:
+        assert word in options, (word, options)
+    for word in hidden:
+        assert word not in options, (word, options)

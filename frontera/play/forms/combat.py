@@ -3,16 +3,18 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from frontera import glossary
 from frontera.play.forms.checks import posted_ids
 from frontera.play.forms.common import SUIT_CHOICES, new_request_key
 
+# (the declaration's options are written out in templates/play/_declare_form.html; these validate them)
 TECHNIQUE_CHOICES = [
-    ("pelea", "Pelea"), ("melee", _("melee weapon")), ("thrown", _("thrown weapon")),
-    ("disparo_rapido", "Disparo rápido"), ("apuntar", "Apuntar"), ("move", _("only move")),
-    ("medical", _("medical attention (the whole turn)")), ("other", _("another action (no attack)")),
+    *glossary.choices("technique", ["pelea", "melee", "thrown", "disparo_rapido", "apuntar"]),
+    ("move", _("only move")), ("medical", _("medical attention (the whole turn)")),
+    ("other", _("another action (no attack)")),
 ]
-BAND_CHOICES = [("adyacente", "Adyacente"), ("corto", "Corto"), ("medio", "Medio"), ("largo", "Largo")]
-SPECIAL_CHOICES = [("", _("—")), ("apresar", "Apresar"), ("asustar", "Asustar")]
+BAND_CHOICES = glossary.choices("band")
+SPECIAL_CHOICES = [("", _("—")), *glossary.choices("special")]
 COVER_CHOICES = [("exposed", _("exposed")), ("partial", _("partial cover")), ("total", _("total cover"))]
 
 

@@ -4,7 +4,7 @@ defaults of a fighter's declaration and the weapons each duellist carries."""
 from __future__ import annotations
 
 import uuid
-from functools import cache
+from functools import cache, partial
 
 from django.utils.translation import gettext
 
@@ -62,6 +62,10 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
     revealed = bool(state.get("revealed"))
     phase = rules_combat.phase(state)
     waiting = rules_combat.npcs_to_draw(state) if not revealed else []
+    # the weapons' names in the reader's language (the campaign's catalogue), read once, and only
+    # if a declaration form is shown: the engine's spec names a weapon by its catalogue key
+    weapon_names = cache(lambda: {i.key: i.display_name for i in
+                                  CatalogueItem.objects.filter(campaign_id=session.campaign_id)})
     rows = []
     for key, spec in state["combatants"].items():
         character = characters[int(key[1:])]
@@ -96,7 +100,7 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
             "max_plays": state["max_plays"].get(key),
             "locked": key in state["plays"],
             "chosen": [card_view(p["card"], p.get("suit") or "") for p in plays] if (holds or revealed) else [],
-            "weapons": [(w["name"], " ".join(_techniques_for(w))) for w in spec["weapons"]],
+            "weapons": partial(_weapon_options, spec, weapon_names),  # called by the form only
             **_declare_defaults(spec),
             "enemies": [(characters[int(k[1:])].pk, names[k]) for k, s in state["combatants"].items()
                         if s["side"] != spec["side"]],
@@ -138,6 +142,12 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
         "waiting": [r["name"] for r in rows if r["declared"] and not r["locked"] and (r["required"] or 0) > 0
                     and not revealed],
     }
+
+
+def _weapon_options(spec, names) -> list[tuple[str, str, str]]:
+    """The declaration form's weapons: each carried weapon's key, its name in the reader's language
+    (``names()``: the campaign's catalogue) and the techniques it may be declared with."""
+    return [(w["name"], names().get(w["name"], w["name"]), " ".join(_techniques_for(w))) for w in spec["weapons"]]
 
 
 def _declare_defaults(spec) -> dict:
