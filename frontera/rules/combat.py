@@ -1049,6 +1049,13 @@ def next_turn(state: State) -> tuple[State, Events]:
         if all(incapacity(**_tracks(by_key[k])) is None for k in (hold["holder"], hold["held"]))
     ]
     new = new_round(combatants, turn=state["turn"] + 1, grapples=holds)
+    # each attack declared this turn, for the next turn's declaration to start from: a person
+    # declaring the same attack again changes nothing (no rule reads it)
+    new["previous"] = {
+        key: {field: copy_json(decl[field]) for field in ("technique", "weapon", "special", "targets")}
+        for key, decl in state["declarations"].items()
+        if decl["action"] == ATTACK and decl["technique"] != GRAPPLE and key in by_key
+    }
     return new, [{"type": "turn_started", "turn": new["turn"], "moves": copy_json(result["moves"]),
                   "grapples": copy_json(holds)}]
 

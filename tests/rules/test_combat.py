@@ -308,6 +308,19 @@ def test_fr_cmb_2_move_only_reaches_corto_and_draws_nothing():
     refused(state, cmb.declare, "coyote", action="dance", match="Declare an attack technique")
 
 
+def test_the_next_turn_keeps_each_attack_declared_for_its_declaration_to_start_from():
+    """The next turn carries what each fighter attacked with and whom (technique, weapon, special,
+    targets at their bands), so the page's declaration starts from it; a fighter who only moved
+    has none. No rule reads it: the turn's own declarations start empty (FR-CMB-3)."""
+    state = attack(cmb.new_round([djamal(), minion("m1", weapons=[RIFLE])]), "m1", ["7S"], [("7S", "djamal")],
+                   **FAST_RIFLE, targets={"djamal": "medio"})
+    state = step(state, cmb.declare, "djamal", action="move", move={"band": "corto", "cover": "partial"})
+    state = step(step(state, cmb.reveal), cmb.next_turn)
+    assert state["previous"] == {"m1": {"technique": "disparo_rapido", "weapon": "rifle", "special": None,
+                                        "targets": {"djamal": "medio"}}}
+    assert state["declarations"] == {}
+
+
 def test_fr_cmb_3_new_cover_counts_only_from_the_next_turn():
     """FR-CMB-3: Djamal ducks into partial cover this turn; a shot at him this turn still finds him
     exposed (Aguante 6), next turn his Aguante is 7."""

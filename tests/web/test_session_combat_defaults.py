@@ -7,7 +7,14 @@ import pytest
 from django.urls import reverse
 
 from frontera.play.models import CombatRound, combat_key
-from frontera.play.services.combat import Fighter, combat_declare, combat_draw, combat_start
+from frontera.play.services.combat import (
+    Fighter,
+    combat_choose,
+    combat_declare,
+    combat_draw,
+    combat_next_turn,
+    combat_start,
+)
 from frontera.play.services.sessions import session_start
 from tests.factories import make_campaign, make_minion, make_protagonist, make_user
 
@@ -84,3 +91,38 @@ def test_the_declaration_names_weapons_ranges_and_specials_in_the_readers_langua
         assert word in options, (word, options)
     for word in hidden:
         assert word not in options, (word, options)
+
+
+def test_the_next_turn_starts_from_the_attack_declared_last_turn(client):
+    """A walk through a fight found every turn's form back at its default (the revolver at the first
+    enemy, adjacent): a player who aimed at the second bandit at medium range had to choose it all
+    again, every turn. The next turn's form starts from last turn's attack, and declares it as it
+    stands; an enemy out of the fight is no longer a target."""
+    mayor, ana = make_user("m_prev"), make_user("a_prev")
+    campaign = make_campaign(mayor, name="Previous", players=[ana])
+    hero = make_protagonist(campaign, ana, name="Clementine")  # carries a revolver
+    first, second = make_minion(campaign, name="Bandido"), make_minion(campaign, name="Cuatrero")
+    session = session_start(campaign=campaign, by=mayor, characters=[hero])
+    combat = combat_start(session=session, by=mayor,
+                          fighters=[Fighter(hero, "a"), Fighter(first, "b"), Fighter(second, "b")])
+    for bandit in (first, second):
+        combat_declare(combat=combat, by=mayor, character=bandit, technique="move")
+    combat_declare(combat=combat, by=ana, character=hero, technique="apuntar", weapon="revolver",
+                   aims=[(second, "medio")])
+    combat_draw(combat=combat, by=ana, character=hero)
+    combat.refresh_from_db()
+    combat_choose(combat=combat, by=ana, character=hero, cards=combat.state["hands"][combat_key(hero.pk)][:1],
+                  suit="S")
+    combat_next_turn(combat=combat, by=mayor)
+    for bandit in (first, second):
+        combat_declare(combat=combat, by=mayor, character=bandit, technique="move")
+    client.force_login(ana)
+    data = _form_defaults(client.get(session.get_absolute_url()).text, hero.pk)
+    assert (data["technique"], data["weapon"], data["targets"], data[f"band_{second.pk}"]) == (
+        "apuntar", "revolver", [str(second.pk)], "medio")
+    response = client.post(reverse("play_combat_declare", args=[session.pk, combat.pk, hero.pk]), data,
+                           HTTP_HX_REQUEST="true")
+    assert 'data-testid="combat-error"' not in response.text
+    declared = CombatRound.objects.get(pk=combat.pk).state["declarations"][combat_key(hero.pk)]
+    assert (declared["technique"], declared["weapon"], declared["targets"]) == (
+        "apuntar", "revolver", {combat_key(second.pk): "medio"})

@@ -79,6 +79,8 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
         decl = state["declarations"].get(key)
         hand = state["hands"].get(key)
         plays = state["plays"].get(key, [])
+        enemies = [k for k, s in state["combatants"].items() if s["side"] != spec["side"]]
+        defaults = _declare_defaults(spec, state.get("previous", {}).get(key), enemies)
         rows.append({
             "key": key, "pk": character.pk, "name": character.name, "side": spec["side"],
             "health": glossary.name("level", HEALTH_NAMES[spec["health"]]),
@@ -101,9 +103,10 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
             "locked": key in state["plays"],
             "chosen": [card_view(p["card"], p.get("suit") or "") for p in plays] if (holds or revealed) else [],
             "weapons": partial(_weapon_options, spec, weapon_names),  # called by the form only
-            **_declare_defaults(spec),
-            "enemies": [(characters[int(k[1:])].pk, names[k]) for k, s in state["combatants"].items()
-                        if s["side"] != spec["side"]],
+            **defaults,
+            # each enemy: its character's id, its name, whether the form starts with it as a target and at what band
+            "enemies": [(characters[int(k[1:])].pk, names[k], k in defaults["default_targets"],
+                         defaults["default_targets"].get(k, "")) for k in enemies],
             "can_declare": can_act and decl is None and not revealed and phase in ("declare", "choose", "reveal")
             and rules_combat.why_not_acting(state, key) is None,
             "out": rules_combat.why_not_acting(state, key) if not revealed else None,
@@ -150,14 +153,29 @@ def _weapon_options(spec, names) -> list[tuple[str, str, str]]:
     return [(w["name"], names().get(w["name"], w["name"]), " ".join(_techniques_for(w))) for w in spec["weapons"]]
 
 
-def _declare_defaults(spec) -> dict:
-    """A declaration form that is valid as it stands: the first weapon carried with the technique
-    that uses it (FR-CMB-2), else Pelea, unarmed."""
+def _declare_defaults(spec, previous: dict | None, enemies: list[str]) -> dict:
+    """Where a fighter's declaration form starts: the attack they declared last turn
+    (``previous``, :func:`frontera.rules.combat.next_turn`), at those of its targets still on the
+    other side, if its weapon is still carried (and a thrown one still in hand); else a form valid
+    as it stands: the first weapon carried with the technique that uses it (FR-CMB-2), else Pelea,
+    unarmed, at the first enemy. A walk through a fight found every turn's form back at that
+    default, and a player declared a thrown weapon by mistake on the second turn."""
+    if previous:
+        weapon = previous["weapon"] or ""
+        carried = not weapon or any(w["name"] == weapon for w in spec["weapons"])
+        thrown_left = previous["technique"] != rules_combat.THROWN or spec.get("thrown", 1) > 0
+        targets = {k: band for k, band in previous["targets"].items() if k in enemies}
+        if carried and thrown_left and targets:
+            return {"default_technique": previous["technique"], "default_weapon": weapon,
+                    "default_special": previous["special"] or "", "default_targets": targets}
+    first = {enemies[0]: ""} if enemies else {}
     for weapon in spec["weapons"]:
         technique = WEAPON_TECHNIQUE.get(weapon.get("kind"))
         if technique:
-            return {"default_technique": technique, "default_weapon": weapon["name"]}
-    return {"default_technique": rules_combat.PELEA, "default_weapon": ""}
+            return {"default_technique": technique, "default_weapon": weapon["name"], "default_special": "",
+                    "default_targets": first}
+    return {"default_technique": rules_combat.PELEA, "default_weapon": "", "default_special": "",
+            "default_targets": first}
 
 
 WEAPON_TECHNIQUE = {"ranged": rules_combat.DISPARO_RAPIDO, "melee": rules_combat.MELEE, "thrown": rules_combat.THROWN}
