@@ -136,6 +136,9 @@ def _participant_row(p: Participant, prueba: Check, viewer: Viewer, knowledge: _
         "why": _why(p, prueba) if revealed and p.played and prueba.kind == Check.Kind.TRAIT else "",
         "status_label": p.get_status_display(),
         "can_draw": can_act and p.status == Check.Status.REQUESTED,
+        # the Mayor drawing for a player's protagonist (a player without a phone): he will see the cards
+        "draws_for_player": viewer.is_mayor and p.seat not in viewer.seats
+        and p.character.kind == Character.Kind.PROTAGONIST,
         "can_choose": can_act and held and p.status == Check.Status.DRAWN,
         "mine": p.seat in viewer.seats,
         "odds": _odds(knowledge, prueba, p, participants) if _odds_due(p, prueba, viewer) else None,
