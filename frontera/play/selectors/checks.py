@@ -7,6 +7,7 @@ from fractions import Fraction
 from functools import cache
 
 from django.db import connection
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from frontera import glossary
@@ -33,7 +34,9 @@ PHONE_RECENT_CHECKS = 2
 
 
 def _percent(value: Fraction) -> str:
-    return f"{float(value) * 100:.1f}"
+    """A probability as a percentage with one decimal, written as the reader's language writes it
+    ("67,0" in Spanish, "67.0" in English)."""
+    return number_format(round(float(value) * 100, 1), 1)  # (number_format cuts the digits it drops)
 
 
 def holds(p: Participant, viewer: Viewer) -> bool:
