@@ -182,3 +182,23 @@ def test_the_dashboard_offers_no_withdrawal_of_a_check_another_action_waits_on(c
                  client.get(session.get_absolute_url(), {"fragment": "checks"}, HTTP_HX_REQUEST="true").text):
         assert f'data-testid="withdraw-{plain.pk}"' in page
         assert f'data-testid="withdraw-{duel_check.pk}"' not in page
+
+
+def test_a_withdrawn_check_reads_withdrawn_and_shows_no_cards_as_drawn():
+    """A walk through a session found a withdrawn check under "resolved" with the Mayor's copy still
+    saying "2 cards drawn, face down", and the player's still showing them, though they had gone
+    back: each participant now reads "withdrawn", with no card shown as drawn."""
+    session, mayor, seated, (minion,) = make_table(players=1, minions=1)
+    (player, hero), = seated
+    prueba = check_request(session=session, by=mayor, characters=[hero, minion], trait="manos")
+    for participant, who in ((prueba.participants.get(character=hero), player),
+                             (prueba.participants.get(character=minion), mayor)):
+        check_draw(participant=participant, by=who)
+    check_withdraw(prueba=prueba, by=mayor)
+    for user in (mayor, player):
+        client = Client()
+        client.force_login(user)
+        html = client.get(session.get_absolute_url(), {"fragment": "checks"}, HTTP_HX_REQUEST="true").text
+        article = re.search(rf'<article id="check-{prueba.pk}".*?</article>', html, re.DOTALL).group(0)
+        assert re.findall(r'<span class="badge status">([^<]*)</span>', article) == ["retirada", "retirada"]
+        assert "boca abajo" not in article and "pcard" not in article, article

@@ -121,7 +121,8 @@ def _participant_row(p: Participant, prueba: Check, viewer: Viewer, knowledge: _
     held = holds(p, viewer)
     can_act = viewer.is_mayor or p.seat in viewer.seats
     revealed = p.status == Check.Status.RESOLVED
-    drawn = cards_view(p.drawn) if held and p.status != Check.Status.REQUESTED else []
+    # a withdrawn check's drawn cards went back (services.checks.check_withdraw): none is shown as drawn
+    drawn = cards_view(p.drawn) if held and p.status != Check.Status.REQUESTED and not prueba.withdrawn else []
     played = card_view(p.played, p.declared) if p.played and (held or revealed) else None
     return {
         "pk": p.pk,
@@ -130,14 +131,14 @@ def _participant_row(p: Participant, prueba: Check, viewer: Viewer, knowledge: _
         "what": _what(p),
         "cards": p.cards,
         "status": p.status,
-        "drawn_count": len(p.drawn),
+        "drawn_count": 0 if prueba.withdrawn else len(p.drawn),
         "drawn": drawn,
         "has_joker": any(c["is_joker"] for c in drawn),
         "played": played,
         "outcome": p.outcome,
         "outcome_label": gettext(OUTCOME_LABELS[p.outcome]) if p.outcome else "",
         "why": _why(p, prueba) if revealed and p.played and prueba.kind == Check.Kind.TRAIT else "",
-        "status_label": p.get_status_display(),
+        "status_label": gettext("withdrawn") if prueba.withdrawn else p.get_status_display(),
         "can_draw": can_act and p.status == Check.Status.REQUESTED,
         # the Mayor drawing for a player's protagonist (a player without a phone): he will see the cards
         "draws_for_player": viewer.is_mayor and p.seat not in viewer.seats
