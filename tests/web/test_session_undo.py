@@ -161,3 +161,21 @@ def test_a_threat_that_reshuffled_the_pile_cannot_be_undone():
     threat(session=session, by=mayor, character=hero)
     assert undoable(session) is None
     assert_conserved(session)
+
+
+def test_fr_hlt_1_the_undo_of_a_track_change_in_a_fight_names_the_change_not_its_consequence():
+    """A walk through a session found "Last: The fight takes Djamal's new levels from now on. Undo"
+    after a Salud −1 during a fight: the undo was named by the action's last feed line, a consequence.
+    It is named by the action's own line, the track change."""
+    from frontera.play.services.combat import Fighter, combat_start
+
+    session, mayor, seated, (minion,) = make_table(players=1, minions=1)
+    hero = seated[0][1]
+    combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(minion, "b")])
+    track_change(session=session, by=mayor, character=hero, track="health", amount=-1)
+    assert SessionEvent.objects.filter(session=session, message="The fight takes %(who)s's new levels from now on.")
+    client = Client()
+    client.force_login(mayor)
+    board = client.get(session.get_absolute_url(), {"fragment": "board"}, HTTP_HX_REQUEST="true").text
+    last = board.split('data-testid="undo"')[0][-400:]
+    assert "Salud" in last and "Sano → Herido" in last and "nuevos niveles" not in last, last  # (a Spanish page)

@@ -334,7 +334,9 @@ def _remember(session: GameSession, by, character: Character, log: EventLog, she
               tallies_before: dict, *, moves: list[dict] | None = None, undoable: bool = True) -> None:
     """Write the action's log, then keep what undoes it: the sheet and tallies before and after and
     the cards it moved (a drink that opened an exchange cannot be taken back)."""
-    what = next((row for row in reversed(log.rows) if row.kind == SessionEvent.Kind.DECISION), None)
+    # named by its own feed line, the action's first decision: what follows it are its consequences
+    # (an open fight taking the new levels), which named the undo of a Salud −1 before
+    what = next((row for row in log.rows if row.kind == SessionEvent.Kind.DECISION), None)
     log.flush()
     if not undoable or what is None:
         TableUndo.objects.filter(session=session, undone=False).update(undone=True)  # nothing left to undo
