@@ -77,6 +77,13 @@ def test_fr_mode_7_withdrawing_an_opposed_check_returns_a_face_down_choice_unrev
     assert not any(first.drawn[0] in (e.params or {}).values()
                    for e in SessionEvent.objects.filter(session=session, prueba=prueba, kind="decision"))
     assert_conserved(session)
+    # nor on any page: the closed check showed the face-down choice as played, to everyone
+    for user in (p2, mayor, p1):
+        client = Client()
+        client.force_login(user)
+        html = client.get(session.get_absolute_url(), {"fragment": "checks"}, HTTP_HX_REQUEST="true").text
+        article = re.search(rf'<article id="check-{prueba.pk}".*?</article>', html, re.DOTALL).group(0)
+        assert "pcard" not in article and "Jugada" not in article, (user, article)
 
 
 def test_a_resolved_check_or_one_a_duel_waits_on_is_refused_and_a_second_withdrawal_changes_nothing():

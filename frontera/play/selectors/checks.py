@@ -120,10 +120,12 @@ def _participant_row(p: Participant, prueba: Check, viewer: Viewer, knowledge: _
                      participants: list[Participant]) -> dict:
     held = holds(p, viewer)
     can_act = viewer.is_mayor or p.seat in viewer.seats
-    revealed = p.status == Check.Status.RESOLVED
-    # a withdrawn check's drawn cards went back (services.checks.check_withdraw): none is shown as drawn
+    # A withdrawn check is closed (status resolved) but revealed nothing: its drawn cards, and an opposed
+    # check's face-down choices, went back unrevealed (services.checks.check_withdraw, FR-MODE-7).
+    # None of them is shown, as drawn or as played, to anyone.
+    revealed = p.status == Check.Status.RESOLVED and not prueba.withdrawn
     drawn = cards_view(p.drawn) if held and p.status != Check.Status.REQUESTED and not prueba.withdrawn else []
-    played = card_view(p.played, p.declared) if p.played and (held or revealed) else None
+    played = card_view(p.played, p.declared) if p.played and not prueba.withdrawn and (held or revealed) else None
     return {
         "pk": p.pk,
         "name": p.character.name,
