@@ -771,6 +771,19 @@ def _check_attack(
     return weapon_spec
 
 
+def attack_refusal(state: State, key: str, *, technique: str, weapon: str | None, targets: Mapping[str, str],
+                   special: str | None) -> RulesError | None:
+    """What :func:`declare` would refuse of this attack by ``key`` as the fighter stands (their cover,
+    mount and holster now; FR-CMB-2, -4, -9, -10, -11, -13), or ``None``: for a page to start a
+    declaration only from an attack it may make. When a fighter may declare (FR-CMB-1) is not asked."""
+    spec = _combatant(state, key)
+    try:
+        _check_attack(spec, technique, weapon, targets, special, spec["cover"], spec["mount"], spec["holstered"])
+    except RulesError as error:
+        return error
+    return None
+
+
 def cards_to_draw(state: State, key: str) -> int:
     """How many cards ``key`` must draw for the declared action (FR-CHK-1, FR-CMB-4); 0 = none."""
     _combatant(state, key)
@@ -1054,7 +1067,7 @@ def next_turn(state: State) -> tuple[State, Events]:
     new["previous"] = {
         key: {field: copy_json(decl[field]) for field in ("technique", "weapon", "special", "targets")}
         for key, decl in state["declarations"].items()
-        if decl["action"] == ATTACK and decl["technique"] != GRAPPLE and key in by_key
+        if decl["action"] == ATTACK and decl["technique"] != GRAPPLE
     }
     return new, [{"type": "turn_started", "turn": new["turn"], "moves": copy_json(result["moves"]),
                   "grapples": copy_json(holds)}]

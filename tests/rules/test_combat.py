@@ -321,6 +321,21 @@ def test_the_next_turn_keeps_each_attack_declared_for_its_declaration_to_start_f
     assert state["declarations"] == {}
 
 
+def test_fr_cmb_9_attack_refusal_says_what_declare_would_refuse_as_the_fighter_stands():
+    """A page starts a declaration only from an attack the engine takes: Apuntar from total cover is
+    refused (FR-CMB-9) as ``declare`` refuses it; the same shot from the open is not; nothing changes."""
+    state = cmb.new_round([djamal(), minion("m1", weapons=[RIFLE], cover="total")])
+    before = copy.deepcopy(state)
+    aim = {"technique": "apuntar", "weapon": "rifle", "targets": {"djamal": "medio"}, "special": None}
+    refusal = cmb.attack_refusal(state, "m1", **aim)
+    assert refusal is not None and "total cover" in str(refusal.template)
+    with pytest.raises(RulesError) as declared:
+        cmb.declare(state, "m1", **aim)
+    assert declared.value.template == refusal.template
+    assert cmb.attack_refusal(state, "m1", **{**aim, "technique": "disparo_rapido"}) is None
+    assert state == before
+
+
 def test_fr_cmb_3_new_cover_counts_only_from_the_next_turn():
     """FR-CMB-3: Djamal ducks into partial cover this turn; a shot at him this turn still finds him
     exposed (Aguante 6), next turn his Aguante is 7."""

@@ -93,13 +93,12 @@ def test_the_declaration_names_weapons_ranges_and_specials_in_the_readers_langua
         assert word not in options, (word, options)
 
 
-def test_the_next_turn_starts_from_the_attack_declared_last_turn(client):
-    """A walk through a fight found every turn's form back at its default (the revolver at the first
-    enemy, adjacent): a player who aimed at the second bandit at medium range had to choose it all
-    again, every turn. The next turn's form starts from last turn's attack, and declares it as it
-    stands; an enemy out of the fight is no longer a target."""
-    mayor, ana = make_user("m_prev"), make_user("a_prev")
-    campaign = make_campaign(mayor, name="Previous", players=[ana])
+def _aimed_turn(tag: str, **aim):
+    """Clementine (a revolver) aims at the second of two bandits at medium range (``aim``: more of her
+    declaration), the bandits only move; the turn is revealed and the next one starts, the bandits
+    declared again. Returns the session, the combat, her player, her and the two bandits."""
+    mayor, ana = make_user(f"m_{tag}"), make_user(f"a_{tag}")
+    campaign = make_campaign(mayor, name=f"Previous {tag}", players=[ana])
     hero = make_protagonist(campaign, ana, name="Clementine")  # carries a revolver
     first, second = make_minion(campaign, name="Bandido"), make_minion(campaign, name="Cuatrero")
     session = session_start(campaign=campaign, by=mayor, characters=[hero])
@@ -108,7 +107,7 @@ def test_the_next_turn_starts_from_the_attack_declared_last_turn(client):
     for bandit in (first, second):
         combat_declare(combat=combat, by=mayor, character=bandit, technique="move")
     combat_declare(combat=combat, by=ana, character=hero, technique="apuntar", weapon="revolver",
-                   aims=[(second, "medio")])
+                   aims=[(second, "medio")], **aim)
     combat_draw(combat=combat, by=ana, character=hero)
     combat.refresh_from_db()
     combat_choose(combat=combat, by=ana, character=hero, cards=combat.state["hands"][combat_key(hero.pk)][:1],
@@ -116,6 +115,15 @@ def test_the_next_turn_starts_from_the_attack_declared_last_turn(client):
     combat_next_turn(combat=combat, by=mayor)
     for bandit in (first, second):
         combat_declare(combat=combat, by=mayor, character=bandit, technique="move")
+    return session, combat, mayor, ana, hero, first, second
+
+
+def test_the_next_turn_starts_from_the_attack_declared_last_turn(client):
+    """A walk through a fight found every turn's form back at its default (the revolver at the first
+    enemy, adjacent): a player who aimed at the second bandit at medium range had to choose it all
+    again, every turn. The next turn's form starts from last turn's attack, and declares it as it
+    stands."""
+    session, combat, _mayor, ana, hero, _first, second = _aimed_turn("prev")
     client.force_login(ana)
     data = _form_defaults(client.get(session.get_absolute_url()).text, hero.pk)
     assert (data["technique"], data["weapon"], data["targets"], data[f"band_{second.pk}"]) == (
@@ -126,3 +134,28 @@ def test_the_next_turn_starts_from_the_attack_declared_last_turn(client):
     declared = CombatRound.objects.get(pk=combat.pk).state["declarations"][combat_key(hero.pk)]
     assert (declared["technique"], declared["weapon"], declared["targets"]) == (
         "apuntar", "revolver", {combat_key(second.pk): "medio"})
+
+
+def test_fr_cmb_9_the_next_turn_does_not_start_from_an_attack_the_fighter_can_no_longer_make(client):
+    """Last turn's Apuntar, after moving into total cover, would be refused (FR-CMB-9): the form starts
+    from the default instead, which the server takes as it stands."""
+    session, combat, _mayor, ana, hero, first, _second = _aimed_turn("cover", move_band="adyacente",
+                                                                      move_cover="total")
+    client.force_login(ana)
+    data = _form_defaults(client.get(session.get_absolute_url()).text, hero.pk)
+    assert (data["technique"], data["weapon"], data["targets"]) == ("disparo_rapido", "revolver", [str(first.pk)])
+    response = client.post(reverse("play_combat_declare", args=[session.pk, combat.pk, hero.pk]), data,
+                           HTTP_HX_REQUEST="true")
+    assert 'data-testid="combat-error"' not in response.text
+
+
+def test_fr_hlt_1_a_target_out_of_the_fight_is_no_longer_a_default_target(client):
+    """Last turn's target is Muerto now (FR-HLT-1): the form does not start aimed at him, but at the
+    enemy still standing."""
+    from frontera.play.services.table_tools import track_change
+
+    session, _combat, mayor, ana, hero, first, second = _aimed_turn("dead")
+    track_change(session=session, by=mayor, character=second, track="health", amount=-4)
+    client.force_login(ana)
+    data = _form_defaults(client.get(session.get_absolute_url()).text, hero.pk)
+    assert data["targets"] == [str(first.pk)]

@@ -65,7 +65,7 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
     # the weapons' names in the reader's language (the campaign's catalogue), read once, and only
     # if a declaration form is shown: the engine's spec names a weapon by its catalogue key
     weapon_names = cache(lambda: {i.key: i.display_name for i in
-                                  CatalogueItem.objects.filter(campaign_id=session.campaign_id)})
+                                  CatalogueItem.objects.filter(campaign_id=session.campaign_id).only("key", "name", "name_en")})
     rows = []
     for key, spec in state["combatants"].items():
         character = characters[int(key[1:])]
@@ -80,7 +80,7 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
         hand = state["hands"].get(key)
         plays = state["plays"].get(key, [])
         enemies = [k for k, s in state["combatants"].items() if s["side"] != spec["side"]]
-        defaults = _declare_defaults(spec, state.get("previous", {}).get(key), enemies)
+        defaults = _declare_defaults(state, key, state.get("previous", {}).get(key), enemies)
         rows.append({
             "key": key, "pk": character.pk, "name": character.name, "side": spec["side"],
             "health": glossary.name("level", HEALTH_NAMES[spec["health"]]),
@@ -155,29 +155,33 @@ def _weapon_options(spec, names) -> list[tuple[str, str, str]]:
     return [(w["name"], names().get(w["name"], w["name"]), " ".join(_techniques_for(w))) for w in spec["weapons"]]
 
 
-def _declare_defaults(spec, previous: dict | None, enemies: list[str]) -> dict:
+def _declare_defaults(state, key: str, previous: dict | None, enemies: list[str]) -> dict:
     """Where a fighter's declaration form starts: the attack they declared last turn
-    (``previous``, :func:`frontera.rules.combat.next_turn`), at those of its targets still on the
-    other side, if its weapon is still carried (and a thrown one still in hand); else a form valid
-    as it stands: the first weapon carried with the technique that uses it (FR-CMB-2), else Pelea,
-    unarmed, at the first enemy. A walk through a fight found every turn's form back at that
-    default, and a player declared a thrown weapon by mistake on the second turn."""
+    (``previous``, :func:`frontera.rules.combat.next_turn`) at those of its targets who can still
+    act, if the engine would take it as the fighter stands now (the weapon still carried, a thrown
+    one still in hand, no Apuntar from total cover...: :func:`frontera.rules.combat.attack_refusal`);
+    else a form valid as it stands: the first weapon carried with the technique that uses it, and
+    that the engine takes (FR-CMB-2), else Pelea, unarmed; at the first enemy who can still act. A
+    walk through a fight found every turn's form back at that default, and a player declared a
+    thrown weapon by mistake on the second turn."""
+    standing = [k for k in enemies if rules_combat.why_not_acting(state, k) in (None, "jam")]  # not out of it
     if previous:
-        weapon = previous["weapon"] or ""
-        carried = not weapon or any(w["name"] == weapon for w in spec["weapons"])
-        thrown_left = previous["technique"] != rules_combat.THROWN or spec.get("thrown", 1) > 0
-        targets = {k: band for k, band in previous["targets"].items() if k in enemies}
-        if carried and thrown_left and targets:
-            return {"default_technique": previous["technique"], "default_weapon": weapon,
+        targets = {k: band for k, band in previous["targets"].items() if k in standing}
+        if targets and rules_combat.attack_refusal(state, key, technique=previous["technique"],
+                                                   weapon=previous["weapon"], targets=targets,
+                                                   special=previous["special"]) is None:
+            return {"default_technique": previous["technique"], "default_weapon": previous["weapon"] or "",
                     "default_special": previous["special"] or "", "default_targets": targets}
-    first = {enemies[0]: ""} if enemies else {}
-    for weapon in spec["weapons"]:
+    first = (standing or enemies)[:1]
+    probe = dict.fromkeys(first or ["(nobody)"], rules_combat.ADYACENTE)  # (an attack needs a target)
+    for weapon in state["combatants"][key]["weapons"]:
         technique = WEAPON_TECHNIQUE.get(weapon.get("kind"))
-        if technique:
+        if technique and rules_combat.attack_refusal(state, key, technique=technique, weapon=weapon["name"],
+                                                     targets=probe, special=None) is None:
             return {"default_technique": technique, "default_weapon": weapon["name"], "default_special": "",
-                    "default_targets": first}
+                    "default_targets": dict.fromkeys(first, "")}
     return {"default_technique": rules_combat.PELEA, "default_weapon": "", "default_special": "",
-            "default_targets": first}
+            "default_targets": dict.fromkeys(first, "")}
 
 
 WEAPON_TECHNIQUE = {"ranged": rules_combat.DISPARO_RAPIDO, "melee": rules_combat.MELEE, "thrown": rules_combat.THROWN}
