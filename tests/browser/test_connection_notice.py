@@ -23,10 +23,19 @@ def test_a_phone_says_the_server_is_unreachable_and_that_a_tap_may_not_be_done_u
     server = AppServer(env, ARTIFACTS / "connection-server.log")
     server.manage("migrate", "--no-input")
     server.start()
-    handset = None
+    handset = laptop = None
     try:
         out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP.format(tag="cn")], cwd=ROOT,
                              env=server.env, check=True, capture_output=True, text=True).stdout
+        laptop = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=server.url, locale="es-ES")
+        mayor = laptop.new_page()
+        mayor.set_default_timeout(10_000)
+        log_in(mayor, "alcalde_cn")
+        mayor.goto(f"/sesiones/{int(out.split()[-1])}/")
+        mayor.get_by_test_id("open-check").click()  # the Mayor is calling a check: his dialog is open
+        call = mayor.get_by_test_id("dialog").locator("form.call-check")
+        call.get_by_label("Djamal").check()
+        call.get_by_label("Rasgo").select_option("cabeza")
         handset = browser.new_context(viewport=PHONE, base_url=server.url, locale="es-ES", is_mobile=True,
                                       has_touch=True)
         ana = handset.new_page()
@@ -46,6 +55,12 @@ def test_a_phone_says_the_server_is_unreachable_and_that_a_tap_may_not_be_done_u
         draw.click()  # a tap that gets no answer
         expect(notice).to_contain_text("No ha llegado respuesta del servidor: puede que no se haya hecho.")
         shot(ana, "connection-01-no-answer")
+        # the Mayor's call gets no answer either: said in his dialog, which hides the rest of the page
+        call.get_by_role("button", name="Pedir la prueba").click()
+        expect(mayor.get_by_test_id("dialog").get_by_test_id("connection")).to_contain_text(
+            "No ha llegado respuesta del servidor")
+        expect(mayor.get_by_test_id("connection")).to_be_visible()
+        shot(mayor, "connection-03-mayor-dialog")
 
         server.start()
         draw.click()  # tried again once the server is back: answered
@@ -53,6 +68,7 @@ def test_a_phone_says_the_server_is_unreachable_and_that_a_tap_may_not_be_done_u
         expect(notice).to_be_empty()  # the tap was answered and the stream is open again
         shot(ana, "connection-02-back")
     finally:
-        if handset is not None:
-            handset.close()
+        for context in (handset, laptop):
+            if context is not None:
+                context.close()
         server.stop()
