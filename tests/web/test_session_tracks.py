@@ -125,3 +125,17 @@ def test_fr_mode_11_rest_returns_eight_discarded_cards_per_hour():
     normal, mayor2, seated2, _ = make_table()
     with pytest.raises(SessionError):
         rest(session=normal, by=mayor2, character=seated2[0][1], hours=1)
+
+
+def test_fr_sob_3_a_drink_that_leaves_the_level_as_it_was_says_so(client):
+    """A walk through a session read each free drink's feed line as "Sobrio → Sobrio", taken for a
+    mistake: a drink that leaves the level as it was says the character is still at it."""
+    session, mayor, seated, _ = make_table()
+    hero = seated[0][1]
+    drink(session=session, by=mayor, character=hero)  # drink 1 of Aguante 7: free
+    line = SessionEvent.objects.filter(session=session, kind="decision").latest("pk")
+    assert line.message.endswith("still %(after)s.")
+    client.force_login(mayor)
+    feed = client.get(session.get_absolute_url(), {"fragment": "feed"}, HTTP_HX_REQUEST="true").text
+    assert f"{hero.name} bebe (alcohol 1, Aguante 7): sigue Sobrio." in feed
+    assert "Sobrio → Sobrio" not in feed

@@ -263,8 +263,11 @@ def drink(*, session: GameSession, by, character: Character) -> Character:
     if event["dmh"]:
         drawn = [(Card.from_uid(c) if ":" in c else Card.parse(c)).label for c in event["dmh"].get("drawn", [])]
         dmh = " · " + " ".join(drawn)
-    log.decide(gettext_noop("%(who)s drinks (alcohol %(alcohol)s, Aguante %(aguante)s)%(dmh)s: %(before)s → %(after)s."),
-               rules=["FR-SOB-3"], who=character.name, alcohol=tally["alcohol"], aguante=sheet.aguante, dmh=dmh,
+    # a drink that leaves the level as it was says so ("Sobrio → Sobrio" read as a mistake at the table)
+    said = (gettext_noop("%(who)s drinks (alcohol %(alcohol)s, Aguante %(aguante)s)%(dmh)s: %(before)s → %(after)s.")
+            if after != before else
+            gettext_noop("%(who)s drinks (alcohol %(alcohol)s, Aguante %(aguante)s)%(dmh)s: still %(after)s."))
+    log.decide(said, rules=["FR-SOB-3"], who=character.name, alcohol=tally["alcohol"], aguante=sheet.aguante, dmh=dmh,
                before=level_name("sobriety", before), after=level_name("sobriety", after), seed=seed)
     drunk_exchanges(session, log, character, event["due"], rng)
     sync_combat(session, character, sheet, log)
