@@ -124,3 +124,17 @@ def test_again_fills_in_the_last_check_as_it_was_called(client):
     assert re.search(r'name="trait"[^>]*>.*?<option value="musculo" selected', html, re.S)
     assert re.search(r'name="skill"[^>]*>.*?<option value="agilidad" selected', html, re.S)
     assert 'value="7"' in html and 'value="Saltar la valla"' in html
+
+
+def test_fr_char_2_the_check_dialogs_offer_each_traits_skills_under_the_trait(client):
+    """A walk through a session picked Manos with Fuerza, a Músculo skill, and learnt it only from the
+    refusal: the skills are grouped under their traits (an optgroup each), in the trait and the
+    opposed check's dialogs alike."""
+    session, mayor, _seated, _minions = make_table()
+    client.force_login(mayor)
+    for name in ("check", "opposed"):
+        html = _dialog(client, session, name).text
+        select = re.search(r'<select name="skill[^"]*"[^>]*>(.*?)</select>', html, re.DOTALL).group(1)
+        groups = dict(re.findall(r'<optgroup label="([^"]+)">(.*?)</optgroup>', select, re.DOTALL))
+        assert list(groups) == ["Manos", "Sentidos", "Músculo", "Cabeza"], (name, list(groups))
+        assert 'value="fuerza"' in groups["Músculo"] and 'value="fuerza"' not in groups["Manos"]

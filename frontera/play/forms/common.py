@@ -11,9 +11,12 @@ from frontera.rules import characters as rules_characters
 from frontera.rules.cards import TRAITS
 
 TRAIT_CHOICES = glossary.choices("trait", TRAITS)
+# each trait's skills under the trait's name (an <optgroup>, FR-CHAR-2): a walk through a session
+# picked Manos with Fuerza, a Músculo skill, and learnt it only from the refusal
 SKILL_CHOICES = [("", _("no skill"))] + [
-    (s.key, format_lazy("{} ({})", glossary.lazy("skill", s.key), glossary.lazy("trait", s.trait)))
-    for s in rules_characters.SKILLS.values()
+    (glossary.lazy("trait", trait), [(s.key, glossary.lazy("skill", s.key))
+                                     for s in rules_characters.SKILLS.values() if s.trait == trait])
+    for trait in TRAITS
 ]
 SUIT_CHOICES = [("", _("—"))] + [(s, format_lazy("{} {}", glossary.SUIT_SYMBOL[s], glossary.lazy("suit", s))) for s in "SHCD"]
 
