@@ -39,11 +39,18 @@
   document.addEventListener("input", markEdited, true);
   document.addEventListener("change", markEdited, true);
 
-  // A form that is sent is no longer being filled in: its fields may take what the answer says.
+  // A form whose answer says it was done is no longer being filled in: its fields may take what the
+  // answer says. An answer that refuses it (X-Live-Refused: frontera/play/views/common.py, done),
+  // an error or no answer leaves it as the person filled it in (a refused lock-in unticked every
+  // card, and they had to be picked again).
   document.addEventListener("htmx:beforeRequest", function (evt) {
-    var elt = evt.detail && evt.detail.elt;
+    var elt = evt.detail && evt.detail.elt, xhr = evt.detail && evt.detail.xhr;
     var form = elt && (elt.tagName === "FORM" ? elt : elt.form || (elt.closest && elt.closest("form")));
-    if (!form) return;
+    if (form && xhr) xhr.__fronteraSent = form;
+  });
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var detail = evt.detail || {}, xhr = detail.xhr, form = xhr && xhr.__fronteraSent;
+    if (!form || !detail.shouldSwap || xhr.getResponseHeader("X-Live-Refused") === "1") return;
     form.querySelectorAll("[data-edited]").forEach(function (f) { f.removeAttribute("data-edited"); });
   });
 

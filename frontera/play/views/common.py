@@ -86,6 +86,7 @@ def page_context(request, session, regions: set[str] | None = None, snapshot=Non
 
 
 CLOSE_DIALOG = "frontera:close-dialog"
+REFUSED = "X-Live-Refused"  # an action's answer that refuses it
 
 
 def region(request, session, region: str, error: str | None = None, **extra):
@@ -128,10 +129,14 @@ def done(request, session, error: str | None = None, *, region_name: str = "chec
         return redirect(session)
     if error and request.POST.get("dialog"):
         response = HttpResponse(render_to_string("play/_dialog_error.html", {"error": error}, request))
+        response[REFUSED] = "1"
         return retarget(reswap(response, "innerHTML"), "#dialog-error")
     target = request.htmx.target if request.htmx.target in DASHBOARD_FRAGMENTS | PHONE_FRAGMENTS else region_name
     response = region(request, session, target, error, **extra)
-    return response if error else trigger_client_event(response, CLOSE_DIALOG)
+    if error:  # the form that sent it keeps what was filled in (static/js/live-regions.js)
+        response[REFUSED] = "1"
+        return response
+    return trigger_client_event(response, CLOSE_DIALOG)
 
 
 def form_errors(form) -> str:
