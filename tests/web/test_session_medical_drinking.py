@@ -114,3 +114,32 @@ def test_fr_sob_2_drinking_duel_until_a_coma_then_the_bet_exchange(client):
     assert Exchange.objects.filter(session=session, kind="coma").exists()  # FR-SOB-1's exchange is due too
     with pytest.raises(SessionError, match="settled"):
         drinking_duel_drink(gamble=duel, by=mayor, character=hero)
+
+
+def test_fr_sob_2_a_duel_drink_that_leaves_the_level_as_it_was_says_so():
+    """The first drinks of a drinking duel are free (fewer than ceil(Aguante / 2)): each line said
+    "Sobrio → Sobrio", read at the table as a mistake; it says the drinker is still Sobrio."""
+    session, mayor, seated, _ = make_table()
+    (_p1, hero), (_p2, rival) = seated
+    duel = drinking_duel_start(session=session, by=mayor, characters=[hero, rival])
+    drinking_duel_drink(gamble=duel, by=mayor, character=hero)
+    line = SessionEvent.objects.filter(session=session, kind="decision").latest("pk")
+    assert line.message.endswith("still %(after)s."), line.message
+
+
+def test_a_refused_action_is_answered_with_x_live_refused_and_a_done_one_without(client):
+    """static/js/live-regions.js keeps a refused form as filled in: the answer that refuses an action
+    says so (X-Live-Refused), from the page's region and from the Mayor's dialog alike; an action
+    done says nothing of the kind, so its form may take the answer's values."""
+    session, mayor, seated, _ = make_table()
+    hero = seated[0][1]
+    client.force_login(mayor)
+    url = reverse("play_check_new", args=[session.pk])
+    call = {"characters": [str(hero.pk)], "trait": "musculo", "skill": "", "difficulty": "", "modifier": "0",
+            "label": "", "request_key": "k-refused"}
+    refused = client.post(url, {**call, "trait": "pies"}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 200 and refused["X-Live-Refused"] == "1"
+    in_dialog = client.post(url, {**call, "trait": "pies", "dialog": "1"}, HTTP_HX_REQUEST="true")
+    assert in_dialog.status_code == 200 and in_dialog["X-Live-Refused"] == "1"
+    done = client.post(url, call, HTTP_HX_REQUEST="true")
+    assert done.status_code == 200 and "X-Live-Refused" not in done

@@ -109,8 +109,11 @@ def drinking_duel_drink(*, gamble: Gamble, by, character: Character, round_seen:
         sheet = rules_characters.lose_levels(sheet, "sobriety", before - after)
         save_sheet(locked, sheet)
     log = EventLog(session, by, [])
-    log.decide(gettext_noop("Duelo de bebida, drink %(drinks)s for %(who)s (Aguante %(aguante)s)%(dmh)s: %(before)s → "
-                            "%(after)s."), rules=["FR-SOB-2"], who=locked.name, drinks=drink_event["drinks"],
+    # a drink that leaves the level as it was says so (as table_tools.drink does)
+    said = (gettext_noop("Duelo de bebida, drink %(drinks)s for %(who)s (Aguante %(aguante)s)%(dmh)s: %(before)s → "
+                         "%(after)s.") if after != before else
+            gettext_noop("Duelo de bebida, drink %(drinks)s for %(who)s (Aguante %(aguante)s)%(dmh)s: still %(after)s."))
+    log.decide(said, rules=["FR-SOB-2"], who=locked.name, drinks=drink_event["drinks"],
                aguante=sheet.aguante, dmh=(" · " + " ".join(c.label for c in cards)) if cards else "",
                before=level_name("sobriety", before), after=level_name("sobriety", after), seed=seed)
     drunk_exchanges(session, log, locked, drink_event["due"], rng)
