@@ -30,6 +30,14 @@
     return !!(f && f.hasAttribute("data-edited"));
   }
 
+  // What an edited field keeps when a region is morphed: its value and checked state; a list, which
+  // of its options is selected, never the options' own values (an option matched by its place to
+  // another one takes that one's value with its text: what the person sees chosen is what is sent).
+  function kept(attribute, element) {
+    if (!KEPT[attribute] || !edited(element)) return false;
+    return element.tagName !== "OPTION" || attribute === "selected";
+  }
+
   function markEdited(evt) {
     var target = evt.target;
     if (target && target.form && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) {
@@ -43,15 +51,16 @@
   // answer says. An answer that refuses it (X-Live-Refused: frontera/play/views/common.py, done),
   // an error or no answer leaves it as the person filled it in (a refused lock-in unticked every
   // card, and they had to be picked again).
+  // (Only the fields edited before the send: one edited while the request was on its way stays edited.)
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var elt = evt.detail && evt.detail.elt, xhr = evt.detail && evt.detail.xhr;
     var form = elt && (elt.tagName === "FORM" ? elt : elt.form || (elt.closest && elt.closest("form")));
-    if (form && xhr) xhr.__fronteraSent = form;
+    if (form && xhr) xhr.__fronteraSent = Array.prototype.slice.call(form.querySelectorAll("[data-edited]"));
   });
   document.addEventListener("htmx:beforeSwap", function (evt) {
-    var detail = evt.detail || {}, xhr = detail.xhr, form = xhr && xhr.__fronteraSent;
-    if (!form || !detail.shouldSwap || xhr.getResponseHeader("X-Live-Refused") === "1") return;
-    form.querySelectorAll("[data-edited]").forEach(function (f) { f.removeAttribute("data-edited"); });
+    var detail = evt.detail || {}, xhr = detail.xhr, sent = xhr && xhr.__fronteraSent;
+    if (!sent || !detail.shouldSwap || xhr.getResponseHeader("X-Live-Refused") === "1") return;
+    sent.forEach(function (f) { f.removeAttribute("data-edited"); });
   });
 
   // A push names the regions its change can show in (issue #11); a push that names none (a
@@ -376,7 +385,7 @@
     if (!window.Idiomorph) return;
     window.Idiomorph.defaults.ignoreActiveValue = true;
     window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (attribute, element) {
-      if (KEPT[attribute] && edited(element)) return false;  // what the person chose stays
+      if (kept(attribute, element)) return false;  // what the person chose stays
       if (attribute === "open" && element.tagName === "DETAILS") return false;  // opened or closed by hand
       if (attribute === "data-edited") return false;        // and so does the mark itself
       return true;

@@ -47,3 +47,35 @@ def test_fr_cmb_6_a_refused_lock_in_keeps_the_cards_ticked(app_server, phone):
     labels.nth(2).click()
     ana.locator("#combat [data-testid^='lock-in-']").click()  # now it is done
     expect(ana.locator("#combat input[name=cards]")).to_have_count(0)
+
+
+MORPH_EDITED_LIST = """() => {
+  const region = document.createElement("div");
+  region.id = "zz";
+  region.innerHTML = '<form><select name="target"><option value="1">Uno</option><option value="2">Dos</option>' +
+    '</select><input name="note" value=""></form>';
+  document.body.appendChild(region);
+  const select = region.querySelector("select"), note = region.querySelector("input");
+  select.value = "2";
+  select.dispatchEvent(new Event("change", {bubbles: true}));  // the person chose "Dos" and typed a note
+  note.value = "a mano";
+  note.dispatchEvent(new Event("input", {bubbles: true}));
+  // a push morphs the region: "Uno" left the list, so "Dos" is first and "Tres" second
+  htmx.swap(region, '<div id="zz"><form><select name="target"><option value="2">Dos</option>' +
+    '<option value="3">Tres</option></select><input name="note" value=""></form></div>', {swapStyle: "morph:outerHTML"},
+    {contextElement: region});
+  const after = document.getElementById("zz");
+  const chosen = after.querySelector("select").selectedOptions[0];
+  return {value: chosen.value, text: chosen.textContent, note: after.querySelector("input").value};
+}"""
+
+
+def test_a_morph_keeps_which_option_was_chosen_but_never_an_options_value(app_server, phone):
+    """An edited list keeps the option the person chose (by its place: idiomorph matches options so),
+    but each option takes the value that comes with its text: what the page shows chosen is what is
+    sent. An option's value was kept too, so a list that changed under an edit showed one target
+    and sent another; a kept refused form lasts longer now, which made it likelier."""
+    page = phone()
+    page.goto("/cuentas/entrar/")
+    page.wait_for_function("() => window.htmx && window.Idiomorph")
+    assert page.evaluate(MORPH_EDITED_LIST) == {"value": "3", "text": "Tres", "note": "a mano"}
