@@ -128,3 +128,52 @@ def test_fr_hlt_2_recovery_times_in_the_feed_have_plural_forms(unit, n, spanish,
         assert render_message("%(medical)s", params) == spanish
     with translation.override("en"):
         assert render_message("%(medical)s", params) == english
+
+
+def _feed_plurals() -> list[str]:
+    """Every message of the web layer marked with the engine's ``ngettext`` (a feed line's template)."""
+    import ast
+    from pathlib import Path
+    found = []
+    for path in sorted((Path(__file__).resolve().parents[2] / "frontera").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        if not any(isinstance(n, ast.ImportFrom) and n.module == "frontera.rules.errors"
+                   and any(a.name == "ngettext" for a in n.names) for n in ast.walk(tree)):
+            continue
+        found += [node.args[0].value for node in ast.walk(tree)
+                  if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ngettext"
+                  and node.args and isinstance(node.args[0], ast.Constant)]
+    return found
+
+
+def test_a_plural_feed_line_reads_its_plural_in_a_server_just_started():
+    """A server just (re)started showed "Clementine roba 2 carta del montón.": a feed line's plural
+    form was known only once the process had itself logged such a line (the message was marked
+    inside the function that logs it), and until then the line took its singular. In a fresh
+    process that has loaded the site's URLs, as a server has before its first page, every such
+    message is known and a stored draw of 2 cards reads "cartas"."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from tests.servers import ROOT
+    messages = _feed_plurals()
+    assert len(messages) >= 8
+    script = (
+        "import json, sys, django; django.setup()\n"
+        "from django.urls import get_resolver; get_resolver().url_patterns\n"
+        "from django.utils import translation\n"
+        "from frontera.play.selectors.core import render_message\n"
+        "from frontera.rules.errors import plural_form\n"
+        "translation.activate('es')\n"
+        "line = render_message('%(who)s draws %(count)s card %(source)s.',\n"
+        "                      {'who': 'Clementine', 'count': 2, 'source': {'_msg': 'from the pile'}})\n"
+        "print(json.dumps({'unknown': [m for m in json.load(sys.stdin) if plural_form(m) is None], 'line': line}))\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "frontera.settings", "DATABASE_URL": "", "REDIS_URL": ""}
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, input=json.dumps(messages),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout.strip().splitlines()[-1])
+    assert out["unknown"] == []
+    assert out["line"] == "Clementine roba 2 cartas del montón."

@@ -68,6 +68,10 @@ E_UNKNOWN_CARD = _("That card was not drawn in this check.")
 STATUS_ORDER = [Check.Status.REQUESTED, Check.Status.DRAWN, Check.Status.CHOSEN, Check.Status.RESOLVED]
 STATUS_ORDER_KEYS = tuple(str(status) for status in STATUS_ORDER)
 
+# feed lines with plural forms: marked where the module loads, so that a process knows their forms
+# before it logs one (a server just started read "2 carta")
+N_CHECK_DRAW = ngettext("%(who)s draws %(count)s card %(source)s.", "%(who)s draws %(count)s cards %(source)s.")
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -313,7 +317,7 @@ def check_draw(*, participant: Participant, by, in_session: int | None = None) -
     source = msg(gettext_noop("from the pile")) if from_pile else msg(gettext_noop("from their own deck"))
     if participant.seat == MAYOR_SEAT and not from_pile:
         source = msg(gettext_noop("from the Mayor's deck"))
-    log.decide(ngettext("%(who)s draws %(count)s card %(source)s.", "%(who)s draws %(count)s cards %(source)s."),
+    log.decide(N_CHECK_DRAW,
                rules=["FR-MODE-4" if from_pile else "FR-MODE-7"], prueba=prueba,
                who=participant.character.name, count=len(participant.drawn), source=source, seed=seed)
     if not participant.drawn:

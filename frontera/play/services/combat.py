@@ -74,6 +74,10 @@ E_COMBAT_ENDED = _("This fight has ended.")
 E_NO_CARDS_CHOSEN = _("Choose at least one card to play.")
 E_ONE_SIDE = _("A fight needs characters on two sides.")
 
+# feed lines with plural forms: marked where the module loads, so that a process knows their forms
+# before it logs one (a server just started read "2 carta")
+N_FIGHT_DRAW = ngettext("%(who)s draws %(count)s card for the fight.", "%(who)s draws %(count)s cards for the fight.")
+
 
 def _combat_message(err: RulesError, combat: CombatRound | None) -> str:
     """An engine error with combatant keys (``k12``) replaced by the characters' names, and a
@@ -353,7 +357,7 @@ def combat_draw(*, combat: CombatRound, by, character: Character, in_session: in
     log = EventLog(session, by, [])
     explain_moves(log, events, None)
     log.cards(events, before, state)
-    log.decide(ngettext("%(who)s draws %(count)s card for the fight.", "%(who)s draws %(count)s cards for the fight."),
+    log.decide(N_FIGHT_DRAW,
                rules=["FR-CMB-1"],
                who=character.name, count=len(drawn), seed=seed)
     log.regions = {COMBAT, FEED, *CARDS_AND_TRACKS}

@@ -73,6 +73,15 @@ EXCHANGE_RULES = {
 }
 WINNER_KINDS = (Exchange.Kind.BET, Exchange.Kind.CHEAT, Exchange.Kind.DUEL)
 
+# feed lines with plural forms: marked where the module loads, so that a process knows their forms
+# before it logs one (a server just started read "2 carta")
+N_KEEPS_TESORO = ngettext("%(a)s keeps %(count)s random card of the Tesoro.",
+                          "%(a)s keeps %(count)s random cards of the Tesoro.")
+N_CHOSEN = ngettext("%(who)s has chosen, face down (%(count)s card).",
+                    "%(who)s has chosen, face down (%(count)s cards).")
+N_CHANGED_HANDS = ngettext("%(kind)s between %(a)s and %(b)s: %(count)s card changed hands.",
+                           "%(kind)s between %(a)s and %(b)s: %(count)s cards changed hands.")
+
 
 def _step_spec(exchange: Exchange) -> tuple[str, str, str]:
     for spec in EXCHANGE_STEPS.get(exchange.kind, []):
@@ -200,8 +209,7 @@ def exchange_start(*, session: GameSession, by, kind: str, first: Character, sec
             if open_sharing(session) is not None:
                 raise SessionError(E_SHARING_OPEN)
             state, events = rules_exchanges.treasure_take(before, a, rng, count)
-            log.decide(ngettext("%(a)s keeps %(count)s random card of the Tesoro.",
-                                "%(a)s keeps %(count)s random cards of the Tesoro."), rules=rules, a=a_name,
+            log.decide(N_KEEPS_TESORO, rules=rules, a=a_name,
                        count=len(events), seed=seed)
         else:  # death
             if first.kind != Character.Kind.PROTAGONIST:
@@ -373,8 +381,7 @@ def exchange_choose(*, exchange: Exchange, by, step: str, picks: Sequence[str]) 
         nxt = EXCHANGE_STEPS[exchange.kind][steps.index(exchange.step) + 1]
         exchange.step, exchange.chooser = nxt[0], _side(exchange, nxt[1])
         exchange.save(update_fields=["step", "chooser", "chosen"])
-        log.decide(ngettext("%(who)s has chosen, face down (%(count)s card).",
-                            "%(who)s has chosen, face down (%(count)s cards)."), rules=EXCHANGE_RULES[exchange.kind],
+        log.decide(N_CHOSEN, rules=EXCHANGE_RULES[exchange.kind],
                    who=chooser_name, count=len(picks))
         log.flush()
         return exchange
@@ -387,8 +394,7 @@ def exchange_choose(*, exchange: Exchange, by, step: str, picks: Sequence[str]) 
     exchange.status, exchange.step, exchange.chooser = Exchange.Status.DONE, "", ""
     exchange.save(update_fields=["status", "step", "chooser", "chosen"])
     log.cards(events, state, state_after)
-    log.decide(ngettext("%(kind)s between %(a)s and %(b)s: %(count)s card changed hands.",
-                        "%(kind)s between %(a)s and %(b)s: %(count)s cards changed hands."),
+    log.decide(N_CHANGED_HANDS,
                rules=EXCHANGE_RULES[exchange.kind], kind=msg(EXCHANGE_LABELS[exchange.kind]),
                a=msg(exchange.first_name) if exchange.first == MAYOR_SEAT else exchange.first_name,
                b=msg(exchange.second_name) if exchange.second == MAYOR_SEAT else exchange.second_name,

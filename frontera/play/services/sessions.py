@@ -45,6 +45,12 @@ MODE_LABELS = {
 }
 
 
+# feed lines with plural forms: marked where the module loads, so that a process knows their forms
+# before it logs one (a server just started read "2 carta")
+N_LATE_JOIN = ngettext("%(who)s joins late and takes %(count)s random card from every other deck.",
+                       "%(who)s joins late and takes %(count)s random cards from every other deck.")
+
+
 @transaction.atomic
 def session_start(
     *,
@@ -148,8 +154,7 @@ def session_join(
             log.decide(gettext_noop("The rest of the new deck is the pile: the session returns to phase 1."),
                        rules=["FR-MODE-9"])
     else:
-        log.decide(ngettext("%(who)s joins late and takes %(count)s random card from every other deck.",
-                            "%(who)s joins late and takes %(count)s random cards from every other deck."),
+        log.decide(N_LATE_JOIN,
                    rules=["FR-MODE-9"], who=character.name, count=per_player, seed=seed)
     log.flush()
     return seat

@@ -50,6 +50,13 @@ E_BAD_SWAPS = _("Say how many cards each may swap: 0 or more.")
 E_NOTHING_TO_SHARE = _("The Tesoro is empty and nobody may swap: there is nothing to share.")
 E_KEEPER_PER_CARD = _("Name one keeper for each treasure card.")
 
+# feed lines with plural forms: marked where the module loads, so that a process knows their forms
+# before it logs one (a server just started read "2 carta")
+N_SHARING = ngettext("Sharing the Tesoro among %(who)s: %(count)s random card drawn; the sharers decide "
+                     "among themselves who keeps it.",
+                     "Sharing the Tesoro among %(who)s: %(count)s random cards drawn; the sharers decide "
+                     "among themselves who keeps them.")
+
 
 def _lock_sharing(exchange: Exchange) -> tuple[GameSession, Exchange, dict]:
     session = lock_session(GameSession(pk=exchange.session_id))
@@ -126,10 +133,7 @@ def treasure_share_start(*, session: GameSession, by, sharers: Sequence[Characte
     log = EventLog(session, by, [])
     who = ", ".join(names[k] for k in keys)
     if cards:
-        log.decide(ngettext("Sharing the Tesoro among %(who)s: %(count)s random card drawn; the sharers decide "
-                            "among themselves who keeps it.",
-                            "Sharing the Tesoro among %(who)s: %(count)s random cards drawn; the sharers decide "
-                            "among themselves who keeps them."), rules=["FR-EXCH-6"], who=who, count=len(cards),
+        log.decide(N_SHARING, rules=["FR-EXCH-6"], who=who, count=len(cards),
                    seed=seed)
     else:
         log.decide(gettext_noop("Sharing the Tesoro among %(who)s: the Tesoro is empty, so each may swap up to "
