@@ -168,3 +168,47 @@ def test_ending_a_fight_asks_first(browser, app_server):
         assert len(asked) == 2
     finally:
         context.close()
+
+
+def test_the_tools_dialog_shows_the_fields_of_the_chosen_action(browser, app_server):
+    """The tools dialog showed all its fields whatever the action (metres fallen beside a drink): it
+    shows those the chosen action reads, the character and the note always; a value left in a field
+    the action does not read (a Salud change of 9, beyond the form's limit) does not stop the form;
+    the note ends the action's line in the feed."""
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP.format(tag="td")], cwd=ROOT,
+                         env=app_server.env, check=True, capture_output=True, text=True).stdout
+    session_url = f"/sesiones/{int(out.split()[-1])}/"
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=app_server.url, locale="es-ES")
+    context.set_default_timeout(10_000)
+    try:
+        mayor = context.new_page()
+        log_in(mayor, "alcalde_td")
+        mayor.goto(session_url)
+        mayor.get_by_test_id("open-tools").click()
+        dialog = mayor.get_by_test_id("dialog")
+        form = dialog.locator("form.table-action")
+
+        def shown() -> set[str]:
+            return set(form.locator("input:visible, select:visible").evaluate_all(
+                "els => els.map(e => e.name).filter(n => n)"))
+
+        form.locator("input[name=metres]").wait_for(state="attached")
+        expect(form.locator("input[name=metres]")).to_be_hidden()
+        assert shown() == {"character", "action", "amount", "note"}
+        form.locator("input[name=amount]").fill("9")
+        form.locator("select[name=action]").select_option("fall")
+        assert shown() == {"character", "action", "metres", "agility", "note"}
+        shot(mayor, "mayor-screen-tools-fall")
+        form.locator("select[name=action]").select_option("drink")
+        assert shown() == {"character", "action", "drinks", "note"}
+        form.locator("select[name=character]").select_option(label="Eulalia")
+        form.locator("input[name=drinks]").fill("2")
+        form.locator("input[name=note]").fill("invita la casa")
+        dialog.get_by_test_id("apply-action").click()
+        dialog.wait_for(state="hidden")
+        feed = mayor.get_by_test_id("feed")
+        feed.get_by_text(re.compile(r"Eulalia bebe .*Motivo: invita la casa")).wait_for()
+        assert feed.get_by_text("Motivo: invita la casa").count() == 1  # the first drink's line only
+        assert mayor.get_by_test_id("undo").count() == 1  # and both drinks are undone as one
+    finally:
+        context.close()

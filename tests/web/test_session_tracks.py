@@ -139,3 +139,78 @@ def test_fr_sob_3_a_drink_that_leaves_the_level_as_it_was_says_so(client):
     feed = client.get(session.get_absolute_url(), {"fragment": "feed"}, HTTP_HX_REQUEST="true").text
     assert f"{hero.name} bebe (alcohol 1, Aguante 7): sigue Sobrio." in feed
     assert "Sobrio → Sobrio" not in feed
+
+
+def _feed(client, session, language: str) -> str:
+    return client.get(session.get_absolute_url(), {"fragment": "feed"}, HTTP_HX_REQUEST="true",
+                      HTTP_ACCEPT_LANGUAGE=language).text
+
+
+@pytest.mark.parametrize("posted", [
+    {"action": "threat"},
+    {"action": "drink", "drinks": 2},
+    {"action": "fall", "metres": 10, "agility": "partial"},
+    {"action": "horse"},
+    {"action": "dmh1"},
+    {"action": "morale", "amount": -1},
+])
+def test_the_mayors_why_reaches_the_feed_whatever_the_tool(client, posted):
+    """A walk through the Mayor's tools found his "Why (for the feed)" in the feed after a track
+    change only: typed for a threat, drinks, an accident or the dead man's hand, it was dropped. It
+    ends the action's own line (in the reader's language), once, and the line's words are as before."""
+    session, mayor, seated, _ = make_table()
+    hero = seated[0][1]
+    client.force_login(mayor)
+    before = SessionEvent.objects.filter(session=session).count()
+    response = client.post(reverse("play_table_action", args=[session.pk]),
+                           {"character": str(hero.pk), "note": "  se burló del sheriff  ", **posted},
+                           HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "X-Live-Refused" not in response.headers
+    decisions = list(SessionEvent.objects.filter(session=session, kind="decision", pk__gt=before).order_by("pk"))
+    noted = [e for e in decisions if "note" in e.params]
+    assert [e.pk for e in noted] == [decisions[0].pk]  # the first decision only (a second drink has none)
+    assert noted[0].params["note"] == "se burló del sheriff"
+    feed = _feed(client, session, "es")
+    assert feed.count("Motivo: se burló del sheriff") == 1
+    assert "Reason:" not in feed
+    english = _feed(client, session, "en")
+    assert english.count("Reason: se burló del sheriff") == 1 and "Motivo" not in english
+
+
+def test_the_mayors_why_on_the_death_roll_and_a_rest():
+    from frontera.play.selectors.core import render_message
+    session, mayor, seated, _ = make_table(mode="con_desgaste")
+    player, hero = seated[0]
+    part = check_draw(participant=check_request(session=session, by=mayor, characters=[hero], trait="manos",
+                                                modifier=5).participants.get(), by=player)
+    check_choose(participant=part, by=player, card=part.drawn[0], suit="S")
+    rest(session=session, by=mayor, character=hero, hours=1, note="una noche en el granero")
+    line = SessionEvent.objects.filter(session=session, kind="decision").latest("pk")
+    assert render_message(line.message, line.params).endswith("Reason: una noche en el granero")
+
+
+def test_a_track_change_logged_with_its_note_in_its_own_words_reads_it_once():
+    """Lines written before every tool took a note carried a track change's note in the message
+    itself ("… → Herido (bala)."): they read as they did, without the note a second time."""
+    from frontera.play.selectors.core import render_message
+    old = "The Mayor changes %(who)s's %(track)s: %(before)s → %(after)s%(note)s."
+    params = {"who": "Clementine", "track": {"_msg": "Salud"}, "before": "Sano", "after": "Herido",
+              "note": " (bala)"}
+    assert render_message(old, params) == "The Mayor changes Clementine's Health: Unhurt → Wounded (bala)."
+    with translation.override("es"):
+        assert render_message(old, params) == "El Mayor cambia Salud de Clementine: Sano → Herido (bala)."
+
+
+def test_the_tools_form_says_which_fields_each_action_reads(client):
+    """The tools dialog showed every field whatever the action (metres fallen beside a drink): each
+    field an action reads names it, for static/js/shown-for.js to hide the others; the note and the
+    character are for every action."""
+    session, mayor, _seated, _ = make_table()
+    client.force_login(mayor)
+    page = client.get(reverse("play_action_form", args=[session.pk, "tools"]), HTTP_HX_REQUEST="true").text
+    import re
+    shown = dict(re.findall(r'name="(\w+)"[^>]*data-shown-for="([^"]+)"', page))
+    assert shown == {"amount": "health morale sobriety", "metres": "fall", "agility": "fall train coach horse",
+                     "hours": "rest", "drinks": "drink"}
+    assert 'data-shown-by="action"' in page
+    assert not re.search(r'name="(note|character|action)"[^>]*data-shown-for', page)

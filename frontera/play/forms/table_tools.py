@@ -20,6 +20,14 @@ ACTION_CHOICES = [
     ("death", _("Death roll of a character at Dead")),
     ("rest", _("Rest (Attrition mode)")),
 ]
+# the fields each action reads (the others are hidden while it is chosen: static/js/shown-for.js)
+SHOWN_FOR = {
+    "amount": ("health", "morale", "sobriety"),
+    "metres": ("fall",),
+    "agility": ("fall", "train", "coach", "horse"),
+    "hours": ("rest",),
+    "drinks": ("drink",),
+}
 AGILITY_CHOICES = [("", _("no Agilidad check")), ("success", _("Éxito")), ("partial", _("Éxito parcial")),
                    ("failure", _("Fracaso"))]
 
@@ -41,3 +49,5 @@ class TableActionForm(forms.Form):
     def __init__(self, *args, characters=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["character"].choices = [(str(pk), name) for pk, name in characters]
+        for name, actions in SHOWN_FOR.items():
+            self.fields[name].widget.attrs.update({"data-shown-by": "action", "data-shown-for": " ".join(actions)})

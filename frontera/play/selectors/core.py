@@ -159,8 +159,14 @@ def sessions_of(campaign) -> list[GameSession]:
 
 def render_message(message: str, params: dict) -> str:
     """A logged message in the current language; parameters that are messages are translated too,
-    and a message with plural forms takes the form of its number (:mod:`frontera.messages`)."""
-    return engine_text(message, params)
+    and a message with plural forms takes the form of its number (:mod:`frontera.messages`). The
+    Mayor's note on an action (``note``) ends its line; a track change logged before every table
+    tool took one carried it in its own message, which says where."""
+    text = engine_text(message, params)
+    note = params.get("note")
+    if note and isinstance(note, str) and "%(note)s" not in message:
+        text = gettext("%(text)s Reason: %(note)s") % {"text": text, "note": note}
+    return text
 
 
 class FeedLine:

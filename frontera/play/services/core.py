@@ -135,6 +135,9 @@ def one_check(seats: Iterable[str]) -> set[str]:
     return {*(scoped(CHECKS, seat) for seat in seats), TABLE}
 
 
+NOTE_LENGTH = 120  # the Mayor's note on an action (the table tools' form allows as much)
+
+
 @dataclass
 class EventLog:
     """Events of one action, written together; the topic is published once after commit, naming
@@ -150,8 +153,14 @@ class EventLog:
     moved_seats: set[str] = field(default_factory=set)
     moved_shared: bool = False
     moved_phase: bool = False
+    # the Mayor's own words on why (his table tools' "Why (for the feed)"): kept with the action's
+    # first decision, whose feed line ends with them (:func:`frontera.play.selectors.core.render_message`)
+    note: str = ""
 
     def decide(self, message: str, *, rules: Sequence[str] = (), prueba: Check | None = None, **params) -> None:
+        note = self.note.strip()[:NOTE_LENGTH]
+        if note and not any(row.kind == SessionEvent.Kind.DECISION for row in self.rows):
+            params["note"] = note
         self.rows.append(
             SessionEvent(
                 session=self.session, actor=self.actor, kind=SessionEvent.Kind.DECISION, prueba=prueba,

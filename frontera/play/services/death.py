@@ -215,7 +215,7 @@ def _death_roll(session: GameSession, log: EventLog, character: Character, *, tu
 
 
 @transaction.atomic
-def death_roll(*, session: GameSession, by, character: Character, request_key: str = "") -> str:
+def death_roll(*, session: GameSession, by, character: Character, request_key: str = "", note: str = "") -> str:
     """The dead man's hand for a character at Muerto (FR-HLT-3), drawn when the Mayor calls it:
     within 5 combat turns of dying (later the rules have drawn it already), 2 cards keeping the
     better if medical attention worked on the dead character (FR-CHK-5). Returns ``"incapacitado"``
@@ -234,7 +234,7 @@ def death_roll(*, session: GameSession, by, character: Character, request_key: s
         touched = Character.objects.filter(pk=character.pk).values_list("updated_at", flat=True).first()
         if touched is not None and touched.isoformat() == last["at"]:
             return last["result"]
-    log = EventLog(session, by, [])
+    log = EventLog(session, by, [], note=note)
     character, sheet, result = _death_roll(session, log, character, turns=_turns_since_death(session, character))
     if request_key:
         session.tallies.setdefault("death_rolls", {})[request_key] = result

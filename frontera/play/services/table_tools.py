@@ -117,11 +117,11 @@ def track_change(*, session: GameSession, by, character: Character, track: str, 
         raise SessionError(rules_message(err)) from err
     after = sheet.track(track)
     save_sheet(character, sheet)
-    log = EventLog(session, by, [])
+    log = EventLog(session, by, [], note=note)
     rule = {"health": "FR-HLT-1", "morale": "FR-MOR-1", "sobriety": "FR-SOB-1"}[track]
-    log.decide(gettext_noop("The Mayor changes %(who)s's %(track)s: %(before)s → %(after)s%(note)s."), rules=[rule],
+    log.decide(gettext_noop("The Mayor changes %(who)s's %(track)s: %(before)s → %(after)s."), rules=[rule],
                who=character.name, track=msg(TRACK_LABELS[track]), before=level_name(track, before),
-               after=level_name(track, after), note=f" ({note.strip()[:120]})" if note.strip() else "")
+               after=level_name(track, after))
     sync_combat(session, character, sheet, log)  # the override wins over the fight's automated result
     due = []
     if track == "sobriety":
@@ -134,7 +134,7 @@ def track_change(*, session: GameSession, by, character: Character, track: str, 
 
 @transaction.atomic
 def accident(*, session: GameSession, by, character: Character, cause: str, metres: int | None = None,
-             agility: str | None = None) -> Character:
+             agility: str | None = None, note: str = "") -> Character:
     """A fall (1 level per 5 m) or being run over (train 4, coach or horse 2), reduced by a Músculo
     (Agilidad) outcome (Éxito 2, Éxito parcial 1) (FR-HLT-4)."""
     session = lock_session(session)
@@ -147,7 +147,7 @@ def accident(*, session: GameSession, by, character: Character, cause: str, metr
     except RulesError as err:
         raise SessionError(rules_message(err)) from err
     save_sheet(character, sheet)
-    log = EventLog(session, by, [])
+    log = EventLog(session, by, [], note=note)
     log.decide(gettext_noop("%(who)s suffers %(cause)s: %(damage)s of Salud lost, %(before)s → %(after)s."),
                rules=["FR-HLT-4", "FR-HLT-1"], who=character.name, cause=msg(ACCIDENT_LABELS.get(cause, cause)),
                damage=msg(N_LEVELS, n=damage), before=level_name("health", before), after=level_name("health", sheet.health))
@@ -174,7 +174,7 @@ def table_action_once[T](*, session: GameSession, request_key: str, run: Callabl
 
 
 @transaction.atomic
-def threat(*, session: GameSession, by, character: Character) -> Character:
+def threat(*, session: GameSession, by, character: Character, note: str = "") -> Character:
     """FR-MOR-3: the Mayor draws a random card; above the character's Confianza it costs 1 level of
     Moral. RULING (docs/sessions.md): the card is drawn like the Mayor's own one-card check and
     played, so it moves like any played card and the deck keeps its count. It can be undone while
@@ -203,7 +203,7 @@ def threat(*, session: GameSession, by, character: Character) -> Character:
         raise SessionError(rules_message(err)) from err
     save_state(session, state)
     save_sheet(character, sheet)
-    log = EventLog(session, by, [])
+    log = EventLog(session, by, [], note=note)
     explain_moves(log, events, None)
     log.cards(events, before_state, state)
     log.decide(gettext_noop("The Mayor threatens %(who)s: %(card)s (%(value)s) against Confianza %(confianza)s → "
@@ -218,11 +218,12 @@ def threat(*, session: GameSession, by, character: Character) -> Character:
 
 
 @transaction.atomic
-def drinks(*, session: GameSession, by, character: Character, count: int = 1) -> Character:
-    """Several drinks in one go (FR-SOB-3): drunk one by one, all or none, and undone as one."""
+def drinks(*, session: GameSession, by, character: Character, count: int = 1, note: str = "") -> Character:
+    """Several drinks in one go (FR-SOB-3): drunk one by one, all or none, and undone as one. The
+    Mayor's ``note`` goes with the first."""
     first = TableUndo.objects.filter(session=session).aggregate(m=Max("pk"))["m"] or 0
-    for _drink in range(max(1, count)):
-        drink(session=session, by=by, character=character)
+    for n in range(max(1, count)):
+        drink(session=session, by=by, character=character, note="" if n else note)
     rows = list(TableUndo.objects.filter(session=session, pk__gt=first, undone=False).order_by("pk"))
     if count > 1 and len(rows) == count:  # every drink could be undone: keep one undo for them all
         whole, last = rows[0], rows[-1]
@@ -237,7 +238,7 @@ N_DRINKS = ngettext("%(n)s drink for %(who)s", "%(n)s drinks for %(who)s", "n")
 
 
 @transaction.atomic
-def drink(*, session: GameSession, by, character: Character) -> Character:
+def drink(*, session: GameSession, by, character: Character, note: str = "") -> Character:
     """One more drink of heavy drinking (FR-SOB-3): the alcohol level rises, the automatic level
     applies, a dead man's hand is drawn when due; Borracho swaps a card with the Mayor (FR-SOB-1)."""
     session = lock_session(session)
@@ -258,7 +259,7 @@ def drink(*, session: GameSession, by, character: Character) -> Character:
     before, after = event["sobriety"]["from"], event["sobriety"]["to"]
     sheet = rules_characters.lose_levels(sheet, "sobriety", before - after) if after != before else sheet
     save_sheet(character, sheet)
-    log = EventLog(session, by, [])
+    log = EventLog(session, by, [], note=note)
     dmh = ""
     if event["dmh"]:
         drawn = [(Card.from_uid(c) if ":" in c else Card.parse(c)).label for c in event["dmh"].get("drawn", [])]
@@ -276,7 +277,7 @@ def drink(*, session: GameSession, by, character: Character) -> Character:
 
 
 @transaction.atomic
-def dead_mans_hand(*, session: GameSession, by, character: Character, count: int = 1) -> str:
+def dead_mans_hand(*, session: GameSession, by, character: Character, count: int = 1, note: str = "") -> str:
     """FR-CHK-6: draw 1 card of the dead man's hand (2 if the Mayor allows, keeping the better):
     an Ace gives the better outcome, an 8 the worse. Nothing moves; the cards are public."""
     session = lock_session(session)
@@ -288,7 +289,7 @@ def dead_mans_hand(*, session: GameSession, by, character: Character, count: int
         result = dead_mans_hand_result([Card.from_uid(u) for u in drawn])
     except RulesError as err:
         raise SessionError(rules_message(err)) from err
-    log = EventLog(session, by, [])
+    log = EventLog(session, by, [], note=note)
     log.decide(gettext_noop("Dead man's hand for %(who)s: %(cards)s → %(result)s."), rules=["FR-CHK-6"],
                who=character.name, cards=" ".join(Card.from_uid(u).label for u in drawn), seed=seed,
                result=msg(gettext_noop("the better outcome") if result == "better" else gettext_noop("the worse outcome")))
@@ -297,7 +298,7 @@ def dead_mans_hand(*, session: GameSession, by, character: Character, count: int
 
 
 @transaction.atomic
-def rest(*, session: GameSession, by, character: Character, hours: int) -> Character:
+def rest(*, session: GameSession, by, character: Character, hours: int, note: str = "") -> Character:
     """Con desgaste (FR-MODE-11): each hour of rest returns 8 random discarded cards to the deck."""
     session = lock_session(session)
     character, _sheet = lock_character(session, character)
@@ -311,7 +312,7 @@ def rest(*, session: GameSession, by, character: Character, hours: int) -> Chara
     except RulesError as err:
         raise SessionError(rules_message(err)) from err
     save_state(session, state)
-    log = EventLog(session, by, [])
+    log = EventLog(session, by, [], note=note)
     log.cards(events, before, state)
     log.decide(gettext_noop("%(who)s rests %(hours)s: %(cards)s back into their deck."),
                rules=["FR-MODE-11"], who=character.name, hours=msg(DURATION_LABELS["hour"], n=hours),

@@ -28,27 +28,23 @@ def table_action(request, pk: int):
     data = form.cleaned_data
     character = get_object_or_404(Character, pk=int(data["character"]), campaign=session.campaign)
     action = data["action"]
+    who = {"session": session, "by": request.user, "character": character, "note": data["note"]}
 
     def run():
         if action in ("health", "morale", "sobriety"):
-            return table_tools_actions.track_change(session=session, by=request.user, character=character, track=action,
-                                         amount=data["amount"] or 0, note=data["note"])
+            return table_tools_actions.track_change(**who, track=action, amount=data["amount"] or 0)
         if action == "threat":
-            return table_tools_actions.threat(session=session, by=request.user, character=character)
+            return table_tools_actions.threat(**who)
         if action == "drink":  # several drinks at once are drunk one by one (FR-SOB-3), all or none
-            return table_tools_actions.drinks(session=session, by=request.user, character=character,
-                                              count=data["drinks"] or 1)
+            return table_tools_actions.drinks(**who, count=data["drinks"] or 1)
         if action == "death":
-            return death_actions.death_roll(session=session, by=request.user, character=character,
-                                       request_key=data["request_key"])
+            return death_actions.death_roll(**who, request_key=data["request_key"])
         if action in ("dmh1", "dmh2"):
-            return table_tools_actions.dead_mans_hand(session=session, by=request.user, character=character,
-                                           count=int(action[-1]))
+            return table_tools_actions.dead_mans_hand(**who, count=int(action[-1]))
         if action == "rest":
-            return table_tools_actions.rest(session=session, by=request.user, character=character, hours=data["hours"] or 0)
-        return table_tools_actions.accident(session=session, by=request.user, character=character, cause=action,
-                                 metres=data["metres"] if action == "fall" else None,
-                                 agility=data["agility"] or None)
+            return table_tools_actions.rest(**who, hours=data["hours"] or 0)
+        return table_tools_actions.accident(**who, cause=action, metres=data["metres"] if action == "fall" else None,
+                                            agility=data["agility"] or None)
 
     try:
         table_tools_actions.table_action_once(session=session, request_key=data["request_key"], run=run)
