@@ -5,7 +5,8 @@ logged feed message.
 - A template marked with the engine's ``ngettext`` is translated with Django's ``ngettext`` and
   the number in its count parameter, so each language uses its own plural rule.
 - A parameter that is itself a message (``{"_msg": msgid, **params}``, the feed's convention) is
-  translated first; a parameter that is an internal key of the game's vocabulary (a technique, a
+  translated first; a number with decimals (``{"_decimal": "7.50"}``, a dollar figure) is written
+  the reader's way ("7,50" in Spanish); a parameter that is an internal key of the game's vocabulary (a technique, a
   trait, a suit...) becomes its word in the user's language (:mod:`frontera.glossary`); a list of
   messages is translated item by item and joined with commas.
 """
@@ -16,7 +17,9 @@ import importlib
 import pkgutil
 import re
 from collections.abc import Mapping
+from decimal import Decimal
 
+from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext, ngettext
 
 import frontera.rules
@@ -35,6 +38,8 @@ def engine_text(template: str, params: Mapping[str, object] | None = None) -> st
     for key, value in (params or {}).items():
         if isinstance(value, Mapping) and "_msg" in value:
             value = engine_text(value["_msg"], {k: v for k, v in value.items() if k != "_msg"})
+        elif isinstance(value, Mapping) and "_decimal" in value:
+            value = decimal_text(value["_decimal"])
         elif isinstance(value, Mapping) and "_es" in value:
             value = in_language(value)
         elif isinstance(value, list) and value and all(isinstance(v, Mapping) and "_msg" in v for v in value):
@@ -54,6 +59,17 @@ def engine_text(template: str, params: Mapping[str, object] | None = None) -> st
         return _contract(text % values)
     except (KeyError, TypeError, ValueError):
         return text
+
+
+def decimal(value, places: int = 2) -> dict:
+    """A number with ``places`` decimals as a logged message's parameter: stored exact ("7.50"),
+    written in the reader's language when the message is (:func:`engine_text`)."""
+    return {"_decimal": f"{Decimal(str(value)):.{places}f}"}
+
+
+def decimal_text(stored: str) -> str:
+    places = len(stored.partition(".")[2])
+    return number_format(Decimal(stored), places)
 
 
 # Spanish contracts "de el" and "a el" (lower-case article) into "del" and "al"; a message glued

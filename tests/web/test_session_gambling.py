@@ -4,8 +4,10 @@ bet's exchange (FR-EXCH-2); azar and habilidad as opposed checks leading into th
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from frontera.play.models import MAYOR_SEAT, Exchange, Gamble, SessionEvent, seat_key
+from frontera.play.selectors.core import render_message
 from frontera.play.services.checks import check_choose, check_draw
 from frontera.play.services.core import SessionError
 from frontera.play.services.exchanges import exchange_choices, exchange_choose
@@ -202,7 +204,12 @@ def test_fr_gmb_4_the_banca_pays_whole_dollars_and_says_the_house_keeps_the_frac
     assert gamble.status == "settled" and gamble.state["result"]["money_exact"] == "15/2"
     assert _money(hero) == 7
     note = SessionEvent.objects.get(session=session, kind="decision", message__contains="whole dollars")
-    assert note.params["exact"] == "7.50" and note.params["after"] == 7 and "FR-GMB-4" in note.rules
+    assert note.params["exact"] == {"_decimal": "7.50"} and note.params["after"] == 7 and "FR-GMB-4" in note.rules
+    # the book's figure in the reader's way of writing a number (it was "$7.50" in Spanish too)
+    with translation.override("es"):
+        assert "serían 7,50 $;" in render_message(note.message, note.params)
+    with translation.override("en"):
+        assert "$7.50" in render_message(note.message, note.params)
 
 
 def test_fr_exch_2_fr_gmb_5_azar_among_three_one_winner_settles_with_each_loser():

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_noop
 
 from frontera.characters.models import Character
 from frontera.characters.services import character_changed_in_play
+from frontera.messages import decimal
 from frontera.play.models import MAYOR_SEAT, Check, Exchange, Gamble, GameSession, Participant, seat_key
 from frontera.play.services.checks import Entry, check_what, create_check
 from frontera.play.services.core import (
@@ -277,7 +278,7 @@ def _banca_settle(session: GameSession, gamble: Gamble, by, log: EventLog) -> No
     if result["money_exact"] != result["money_after"]:
         log.decide(gettext_noop("The book's figure is $%(exact)s; the sheet keeps whole dollars and the house keeps "
                                 "the fraction: $%(after)s."), rules=["FR-GMB-4"],
-                   exact=f"{float(result['money_exact']):.2f}", after=after)
+                   exact=decimal(float(result["money_exact"])), after=after)
     if who.kind == Character.Kind.PROTAGONIST:
         house = {"victory": "defeat", "defeat": "victory", "tie": "tie",
                  "caught_cheating": "victory"}[result["exchange"]]
