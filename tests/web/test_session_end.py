@@ -7,7 +7,7 @@ from django.urls import reverse
 from frontera.play.models import GameSession, SessionEvent
 from frontera.play.services.checks import check_request
 from frontera.play.services.core import SessionError
-from frontera.play.services.sessions import session_end
+from frontera.play.services.sessions import session_end, session_start
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db
@@ -89,6 +89,28 @@ def test_the_phones_show_that_the_session_ended():
     assert 'data-testid="session-ended"' not in phone.get(url, HTTP_HX_REQUEST="true").text
     _client(mayor).post(reverse("play_session_end", args=[session.pk]))
     assert 'data-testid="session-ended"' in phone.get(url, HTTP_HX_REQUEST="true").text
+
+
+def test_an_ended_session_leads_to_the_next():
+    """A walk through an evening found an ended session's page a dead end: the Mayor's says where
+    to start the next session, and, once it is started, leads to it, as a phone's does (before it,
+    a phone leads back to the campaign)."""
+    session, mayor, seated, _ = make_table()
+    (player, hero), _ = seated
+    session_end(session=session, by=mayor)
+    mayor_page = _client(mayor).get(session.get_absolute_url()).text
+    assert f'href="{reverse("play_sessions", args=[session.campaign_id])}" data-testid="next-session"' in mayor_page
+    assert "Empezar la siguiente sesión…" in mayor_page and 'data-testid="later-session"' not in mayor_page
+    phone_page = _client(player).get(session.get_absolute_url()).text
+    assert f'href="{session.campaign.get_absolute_url()}" data-testid="back-to-campaign"' in phone_page
+    later = session_start(campaign=session.campaign, by=mayor, characters=[hero])
+    for who in (mayor, player):
+        page = _client(who).get(session.get_absolute_url()).text
+        assert f'href="{later.get_absolute_url()}" data-testid="later-session"' in page, who
+        assert f"Ir a la sesión {later.number}" in page
+        assert 'data-testid="next-session"' not in page and 'data-testid="back-to-campaign"' not in page
+    # an active session's pages have neither
+    assert 'data-testid="later-session"' not in _client(mayor).get(later.get_absolute_url()).text
 
 
 def test_ending_phase_1_asks_first_and_the_button_goes_with_phase_1():

@@ -59,6 +59,9 @@ def _base(
         "mode": session.get_mode_display(),
         "ended": session.status == GameSession.Status.ENDED,
     }
+    if context["ended"]:  # where the table went next: the campaign's newest session after this one
+        context["later"] = (GameSession.objects.filter(campaign_id=session.campaign_id, number__gt=session.number)
+                            .only("pk", "number", "status").order_by("-number").first())
     seen = None
     if _wants(regions, seats_in):
         # The engine's own redaction: the Mayor sees as his seat, a player as theirs (one per character).
