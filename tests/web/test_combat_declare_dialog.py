@@ -13,7 +13,7 @@ from frontera.characters.models import Character
 from frontera.play.models import CombatRound, combat_key
 from frontera.play.services.combat import Fighter, combat_declare, combat_draw, combat_start
 from frontera.play.services.sessions import session_end
-from tests.factories import make_campaign, make_minion, make_table, make_user
+from tests.factories import make_campaign, make_minion, make_table, make_user, stack_pile
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -127,3 +127,22 @@ def test_fr_cmb_1_a_protagonists_dialog_waits_for_the_npcs_with_a_notice_not_a_d
         combat_draw(combat=combat, by=mayor, character=minion)
     dialog = client.get(_declare_url(session, combat, hero), **HX).text
     assert 'class="declare"' in dialog and "waiting for" not in dialog
+
+
+def test_fr_card_2_a_fighters_joker_asks_its_suit_by_name(client):
+    """A walk through a fight found the joker's suit offered as four symbols only (a check's named
+    them): the fighter's phone names each suit, in the reader's language."""
+    session, mayor, player, hero, (m1, m2), combat = _fight()
+    for minion in (m1, m2):
+        combat_declare(combat=combat, by=mayor, character=minion, technique="pelea", target=hero)
+        combat_draw(combat=combat, by=mayor, character=minion)
+    combat_declare(combat=combat, by=player, character=hero, technique="pelea", target=m1)
+    stack_pile(session, ["1:5C", "1:JK1"])  # the joker is drawn first
+    combat_draw(combat=combat, by=player, character=hero)
+    client.force_login(player)
+    region = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).text
+    select = re.search(r'<select name="suit" id="csuit-\d+">(.*?)</select>', region, re.DOTALL).group(1)
+    assert re.findall(r'<option value="(\w*)">([^<]*)</option>', select) == [
+        ("", "—"), ("S", "♠ spades"), ("H", "♥ hearts"), ("C", "♣ clubs"), ("D", "♦ diamonds")]
+    spanish = client.get(session.get_absolute_url(), {"fragment": "combat"}, HTTP_ACCEPT_LANGUAGE="es", **HX).text
+    assert "♠ picas" in spanish and "♦ diamantes" in spanish
