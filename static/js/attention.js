@@ -15,12 +15,26 @@
 
   function count() { return document.querySelectorAll(ASKS).length; }
 
+  // What is asked, centred when it fits in half the screen (a check's cards); a taller one (a
+  // fight's declaration, which centring showed from its middle) from the top of its region (the
+  // fight's heading and who is to declare), or from its own top if that is far below.
+  function reveal(what) {
+    var box = what.getBoundingClientRect();
+    if (box.height <= window.innerHeight / 2) {
+      what.scrollIntoView({ block: "center", behavior: "smooth" });
+      return;
+    }
+    var region = what.closest("section");
+    var near = region && box.top - region.getBoundingClientRect().top < window.innerHeight / 3;
+    (near ? region : what).scrollIntoView({ block: "start", behavior: "smooth" });
+  }
+
   function update() {
     var now = count();
     if (now > asked) {
       if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
       var first = document.querySelector(ASKS);
-      if (first && document.visibilityState === "visible") first.scrollIntoView({ block: "center", behavior: "smooth" });
+      if (first && document.visibilityState === "visible") reveal(first);
     }
     asked = now;
     document.title = now ? "● " + baseTitle : baseTitle;
