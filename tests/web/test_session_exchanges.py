@@ -2,6 +2,8 @@
 own phone (or the Mayor for them), face-down cards are offered by position only, nothing moves
 until the last choice, double submits are no-ops, bad input changes nothing."""
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils import translation
@@ -514,3 +516,33 @@ def test_fr_exch_6_fr_mode_4_a_non_sharer_finds_no_treasure_card_at_any_url(clie
                     text = client.post(url, data, follow=True, **headers).content.decode()
                     _assert_clean(text, hidden, labels, ("POST", url, data))
     assert _snapshot(session) == snapshot
+
+
+def test_fr_exch_4_a_death_from_the_dialog_is_chosen_and_confirmed(client):
+    """A walk through an evening killed a character with one click: the death exchange started on
+    the list's first name (the form's default) and asked nothing. Now nobody is chosen beforehand,
+    and a death needs its box ticked; refused, nothing changes."""
+    from frontera.play.models import Seat
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    client.force_login(mayor)
+    page = client.get(reverse("play_action_form", args=[session.pk, "exchange"]), HTTP_HX_REQUEST="true").text
+    first = re.search(r'<select name="first"[^>]*>(.*?)</select>', page, re.DOTALL).group(1)
+    assert re.search(r'<option value="" selected>', first)  # nobody chosen until the Mayor says
+    assert re.search(r'name="confirm_death"[^>]*data-shown-for="death"', page)
+    assert re.search(r'name="second"[^>]*data-shown-for="bet bet_tie cheat duel duel_tie"', page)
+    url = reverse("play_exchange_new", args=[session.pk])
+    events = SessionEvent.objects.filter(session=session).count()
+    refused = client.post(url, {"kind": "death", "request_key": "d1"}, HTTP_HX_REQUEST="true")
+    assert "First (winner, keeper, the one who leaves): This field is required." in refused.text
+    refused = client.post(url, {"kind": "death", "first": rival.pk, "request_key": "d2"}, HTTP_HX_REQUEST="true")
+    assert "A death cannot be undone: tick “Yes: the first dies and leaves the game (this cannot be undone)” " \
+           "to confirm it." in refused.text
+    assert refused.headers.get("X-Live-Refused")
+    assert SessionEvent.objects.filter(session=session).count() == events
+    assert Seat.objects.filter(session=session, character=rival).exists() and not Exchange.objects.exists()
+    done = client.post(url, {"kind": "death", "first": rival.pk, "second": hero.pk, "confirm_death": "on",
+                             "request_key": "d3"}, HTTP_HX_REQUEST="true")
+    assert done.status_code == 200 and not done.headers.get("X-Live-Refused")
+    assert not Seat.objects.filter(session=session, character=rival).exists()
+    assert Seat.objects.filter(session=session, character=hero).exists()  # the second is not read for a death
+    assert_conserved(session)

@@ -15,17 +15,34 @@ EXCHANGE_CHOICES = [
 ]
 
 
+E_CONFIRM_DEATH = _("A death cannot be undone: tick “%(label)s” to confirm it.")
+
+
 class ExchangeStartForm(forms.Form):
+    """Nobody is chosen beforehand: a death exchange started on the list's first name (the form's
+    default) took that character out of the game, and a death asks to be confirmed."""
+
     kind = forms.ChoiceField(label=_("Exchange"), choices=EXCHANGE_CHOICES)
     first = forms.ChoiceField(label=_("First (winner, keeper, the one who leaves)"))
     second = forms.ChoiceField(label=_("Second (loser, cheat, the other sharer)"), required=False)
-    count = forms.IntegerField(label=_("Treasure cards"), min_value=1, max_value=5, initial=1, required=False)
+    confirm_death = forms.BooleanField(label=_("Yes: the first dies and leaves the game (this cannot be undone)"),
+                                       required=False)
     request_key = forms.CharField(widget=forms.HiddenInput, initial=new_request_key, max_length=40)
 
     def __init__(self, *args, characters=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["first"].choices = [(str(pk), name) for pk, name in characters]
+        self.fields["first"].choices = [("", _("—"))] + [(str(pk), name) for pk, name in characters]
         self.fields["second"].choices = [("", _("—"))] + [(str(pk), name) for pk, name in characters]
+        # the fields each kind reads (static/js/shown-for.js hides the others)
+        self.fields["second"].widget.attrs.update({"data-shown-by": "kind", "data-shown-for": " ".join(
+            k for k, _label in EXCHANGE_CHOICES if k != "death")})
+        self.fields["confirm_death"].widget.attrs.update({"data-shown-by": "kind", "data-shown-for": "death"})
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kind") == "death" and not data.get("confirm_death"):
+            raise forms.ValidationError(E_CONFIRM_DEATH % {"label": self.fields["confirm_death"].label})
+        return data
 
 
 class ExchangeChooseForm(forms.Form):

@@ -140,8 +140,10 @@ def done(request, session, error: str | None = None, *, region_name: str = "chec
 
 
 def form_errors(form) -> str:
-    return " ".join(f"{(form.fields[name].label or '') if name in form.fields else ''} {' '.join(errors)}".strip()
-                    for name, errors in form.errors.items())
+    """Each refused field's label and why ("Personajes: Este campo es obligatorio."); the form's own
+    errors as they are."""
+    return " ".join(f"{form.fields[name].label}: {' '.join(errors)}" if name in form.fields and form.fields[name].label
+                    else " ".join(errors) for name, errors in form.errors.items())
 
 
 def done_combat(request, session, error: str | None = None):

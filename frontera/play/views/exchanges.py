@@ -30,7 +30,7 @@ def exchange_new(request, pk: int):
     second = found.get(int(data["second"])) if data["second"] else None
     try:
         exchanges_actions.exchange_start(session=session, by=request.user, kind=data["kind"], first=found[int(data["first"])],
-                                second=second, count=data["count"] or 1, request_key=data["request_key"])
+                                second=second if data["kind"] != "death" else None, request_key=data["request_key"])
     except SessionError as err:
         return done(request, session, error=str(err))
     return done(request, session)
