@@ -12,7 +12,7 @@ from frontera.play.services.sessions import session_start
 from frontera.play.services.table_tools import DURATION_LABELS
 from frontera.rules import checks, combat, exchanges, session, tracks
 from frontera.rules.errors import RulesError
-from tests.factories import make_campaign, make_protagonist, make_user
+from tests.factories import make_campaign, make_protagonist, make_table, make_user
 
 CASES = [  # template, params, Spanish, English
     (tracks.E_DMH_MISSING, {"count": 1},
@@ -177,3 +177,27 @@ def test_a_plural_feed_line_reads_its_plural_in_a_server_just_started():
     out = json.loads(result.stdout.strip().splitlines()[-1])
     assert out["unknown"] == []
     assert out["line"] == "Clementine roba 2 cartas del montón."
+
+
+@pytest.mark.django_db
+def test_the_tables_words_read_right_in_both_languages():
+    """Found in a walk through an evening: "1 punto(s) para la banca", an English page's "Trampa: …"
+    and "Moral" where English says Morale."""
+    from django.utils.translation import gettext
+
+    from frontera.play.models import SessionEvent
+    from frontera.play.services.gambling import N_BANCA_ROUND, banca_begin, banca_deal
+    session, mayor, [(_p1, hero), _], _ = make_table(players=2)
+    banca_deal(gamble=banca_begin(session=session, by=mayor, character=hero), by=mayor)
+    line = SessionEvent.objects.filter(session=session, message=N_BANCA_ROUND).latest("pk")
+    for points, es, en in ((1, "1 punto para", "1 point for"), (3, "3 puntos para", "3 points for")):
+        params = {**line.params, "points": points}
+        with translation.override("es"):
+            assert es in render_message(line.message, params)
+        with translation.override("en"):
+            assert en in render_message(line.message, params) and "(s)" not in render_message(line.message, params)
+    with translation.override("en"):
+        assert gettext("Trampa: the first caught the second cheating (takes one, gives none)").startswith("Cheat: ")
+        assert gettext("Moral: lose or recover levels") == "Morale: lose or recover levels"
+        assert gettext("one level of Moral lost") == "one level of Morale lost"
+        assert gettext("The loser loses 1 Moral.") == "The loser loses 1 level of Morale."

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from frontera.play.models import MAYOR_SEAT, Exchange, GameSession, SessionEvent, seat_key
+from frontera.play.selectors.core import render_message
 from frontera.play.services.checks import check_request
 from frontera.play.services.core import SessionError
 from frontera.play.services.exchanges import exchange_choices, exchange_choose, exchange_start
@@ -407,6 +408,16 @@ def test_fr_exch_6_the_mayor_speaks_for_a_sharer_without_a_phone_and_phase_1_car
     assert cards[0] in state.player_decks[a] and cards[1] in state.player_decks[c]
     assert not set(cards) & (rules_session.visible_cards(state, a) | rules_session.visible_cards(state, c))
     assert sharing.chosen["sharing"]["left"] == {b: 1}  # only the one who kept nothing may swap
+    # the agreement says which card goes to whom, by its place (it read "Hero, Third keep(s) the
+    # Tesoro card(s)"), and the swap line takes its plural; no card is named
+    agreed = SessionEvent.objects.get(session=session, message="The sharers agree: %(keepers)s.")
+    swap_line = SessionEvent.objects.filter(session=session, message__contains="may swap up to").latest("pk")
+    with translation.override("es"):
+        assert render_message(agreed.message, agreed.params) == \
+            f"Acuerdo en el reparto: la carta 1 para {hero.name}, la carta 2 para {third.name}."
+        assert render_message(swap_line.message, swap_line.params) == \
+            f"{rival.name} puede intercambiar hasta 1 carta con otro protagonista del reparto."
+    assert render_message(agreed.message, agreed.params) == f"The sharers agree: card 1 to {hero.name}, card 2 to {third.name}."
     with pytest.raises(SessionError, match="no swap left"):
         treasure_share_swap(exchange=sharing, by=p1, sharer=hero, partner=rival)
     with pytest.raises(SessionError, match="already agreed"):

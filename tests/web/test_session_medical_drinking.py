@@ -3,8 +3,10 @@ characters, each through the real services and pages."""
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from frontera.play.models import Exchange, Gamble, GameSession, SessionEvent, Treatment
+from frontera.play.selectors.core import render_message
 from frontera.play.services.checks import check_choose, check_draw
 from frontera.play.services.core import SessionError
 from frontera.play.services.duels import drinking_duel_drink, drinking_duel_start
@@ -114,6 +116,15 @@ def test_fr_sob_2_drinking_duel_until_a_coma_then_the_bet_exchange(client):
     assert Exchange.objects.filter(session=session, kind="coma").exists()  # FR-SOB-1's exchange is due too
     with pytest.raises(SessionError, match="settled"):
         drinking_duel_drink(gamble=duel, by=mayor, character=hero)
+    # the last line names each drinker's result in the reader's language (it was the Mayor's
+    # language for everyone: "Djamal Victoria, Policarpo Derrota" in English)
+    over = SessionEvent.objects.get(session=session, message="The duelo de bebida is over: %(result)s.")
+    words = {"win": ("Victory", "Victoria"), "loss": ("Defeat", "Derrota"), "tie": ("Tie", "Tablas")}
+    for language, index in (("en", 0), ("es", 1)):
+        with translation.override(language):
+            text = render_message(over.message, over.params)
+        for character in (hero, rival):
+            assert f"{character.name} ({words[result[str(character.pk)]][index]})" in text, (language, text)
 
 
 def test_fr_sob_2_a_duel_drink_that_leaves_the_level_as_it_was_says_so():

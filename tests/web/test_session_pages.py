@@ -7,10 +7,12 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from frontera.characters.models import Character
 from frontera.play.models import Check, GameSession, Participant
 from frontera.play.selectors.core import session_version
 from frontera.play.services.checks import check_draw, check_request
 from frontera.play.services.sessions import phase_switch
+from frontera.rules import characters as rules_characters
 from frontera.rules import odds as rules_odds
 from frontera.rules import session as rules_session
 from tests.factories import (
@@ -299,3 +301,19 @@ def test_demo_seed_starts_one_demo_session_once():
     call_command("demo_seed", stdout=open("/dev/null", "w"))  # noqa: SIM115
     session = GameSession.objects.get()
     assert session.seats.count() == 3 and len(engine(session).player_decks["mayor"]) == 8
+
+
+def test_fr_chk_1_a_participants_badges_read_right_for_one_card_and_for_none(client):
+    """Found in a walk through an evening: "1 carta · robadas" (the status said the cards were drawn,
+    in the plural), the table's "(+1 robadas)", and "-1 cartas" on an automatic failure."""
+    session, mayor, [(player, hero), (_p2, rival)], _ = make_table(players=2)
+    sheet = rules_characters.Character.from_json(Character.objects.get(pk=hero.pk).sheet)
+    one = check_request(session=session, by=mayor, characters=[hero], trait="manos", modifier=1 - sheet.traits["manos"])
+    check_draw(participant=one.participants.get(), by=player)
+    check_request(session=session, by=mayor, characters=[rival], trait="manos", modifier=-20)
+    client.force_login(mayor)
+    page = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").text
+    hero_part = re.search(rf'data-testid="participant-{one.participants.get().pk}".*?</li>', page, re.DOTALL).group(0)
+    assert '<span class="badge">1 carta</span>' in hero_part and '<span class="badge status">por elegir</span>' in hero_part
+    assert "(+1 robada)" in page and "(+1 robadas)" not in page
+    assert "-1 cartas" not in page and "−1 cartas" not in page and '<span class="badge">0 cartas</span>' in page

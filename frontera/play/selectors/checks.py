@@ -8,7 +8,7 @@ from functools import cache
 
 from django.db import connection
 from django.utils.formats import number_format
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from frontera import glossary
 from frontera.characters.models import Character
@@ -131,7 +131,7 @@ def _participant_row(p: Participant, prueba: Check, viewer: Viewer, knowledge: _
         "name": p.character.name,
         "kind": p.character.kind,
         "what": _what(p),
-        "cards": p.cards,
+        "cards": max(p.cards, 0),  # a sum below 0 draws none ("-1 cartas" on an automatic failure)
         "status": p.status,
         "drawn_count": 0 if prueba.withdrawn else len(p.drawn),
         "drawn": drawn,
@@ -140,7 +140,10 @@ def _participant_row(p: Participant, prueba: Check, viewer: Viewer, knowledge: _
         "outcome": p.outcome,
         "outcome_label": gettext(OUTCOME_LABELS[p.outcome]) if p.outcome else "",
         "why": _why(p, prueba) if revealed and p.played and prueba.kind == Check.Kind.TRAIT else "",
-        "status_label": gettext("withdrawn") if prueba.withdrawn else p.get_status_display(),
+        # a drawn participant's next step ("1 carta · robadas" read wrong): "to choose"
+        "status_label": gettext("withdrawn") if prueba.withdrawn else (
+            pgettext("a participant's status", "to choose") if p.status == Check.Status.DRAWN
+            else p.get_status_display()),
         "can_draw": can_act and p.status == Check.Status.REQUESTED,
         # the Mayor drawing for a player's protagonist (a player without a phone): he will see the cards
         "draws_for_player": viewer.is_mayor and p.seat not in viewer.seats

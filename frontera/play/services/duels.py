@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace as dataclass_replace
 
 from django.db import transaction
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from frontera import glossary
@@ -121,8 +121,10 @@ def drinking_duel_drink(*, gamble: Gamble, by, character: Character, round_seen:
     if over:
         roles = {k: {"win": "victory", "loss": "defeat", "tie": "tie"}[v] for k, v in over[0]["result"].items()}
         names = dict(Character.objects.filter(pk__in=[int(k) for k in roles]).values_list("pk", "name"))
+        # each reader reads the roles in their own language (they were written in the Mayor's)
         log.decide(gettext_noop("The duelo de bebida is over: %(result)s."), rules=["FR-SOB-2"],
-                   result=", ".join(f"{names[int(k)]} {gettext(ROLE_LABELS[v])}" for k, v in roles.items()))
+                   result=[msg(gettext_noop("%(who)s (%(role)s)"), who=names[int(k)], role=msg(ROLE_LABELS[v]))
+                           for k, v in roles.items()])
         gamble.status = Gamble.Status.SETTLED
         kinds = dict(Character.objects.filter(pk__in=[int(k) for k in roles]).values_list("pk", "kind"))
         bet_exchange(session, by, log, [

@@ -40,7 +40,7 @@ from frontera.rules import exchanges as rules_exchanges
 from frontera.rules import gambling as rules_gambling
 from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
-from frontera.rules.errors import RulesError
+from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
 from frontera.sql import column, rows, table
 
 E_GAMBLE_SETTLED = _("This game is already settled.")
@@ -58,6 +58,14 @@ CONTEST_LABELS = {
     "damas": gettext_noop("checkers"), "tiro_al_blanco": gettext_noop("target shooting"),
     "tiro_al_plato": gettext_noop("clay pigeons"),
 }
+
+
+# feed lines with plural forms: marked where the module loads, so that a process knows their forms
+# before it logs one
+N_BANCA_ROUND = ngettext("Banca, round %(n)s: %(card)s, %(points)s point for %(side)s (bank %(bank)s, %(who)s "
+                         "%(player)s).",
+                         "Banca, round %(n)s: %(card)s, %(points)s points for %(side)s (bank %(bank)s, %(who)s "
+                         "%(player)s).", "points")
 
 
 def lock_gamble(gamble: Gamble) -> tuple[GameSession, Gamble]:
@@ -137,8 +145,7 @@ def banca_deal(*, gamble: Gamble, by, rounds_seen: int | None = None) -> Gamble:
         if event["type"] == "banca_reshuffled":
             log.decide(gettext_noop("The banca's deck ran out and is reshuffled."), rules=["FR-GMB-2"])
         else:
-            log.decide(gettext_noop("Banca, round %(n)s: %(card)s, %(points)s point(s) for %(side)s (bank %(bank)s, "
-                                    "%(who)s %(player)s)."), rules=["FR-GMB-2"], n=len(state["rounds"]),
+            log.decide(N_BANCA_ROUND, rules=["FR-GMB-2"], n=len(state["rounds"]),
                        card=Card.from_uid(event["card"]).label, points=event["points"], side=msg(SIDE_LABELS[event["side"]]),
                        bank=event["bank"], who=who.name, player=event["player"], seed=seed)
     if state["status"] == "left":

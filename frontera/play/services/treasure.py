@@ -24,6 +24,7 @@ from frontera.play.services.core import (
     load_state,
     lock_for_request,
     lock_session,
+    msg,
     new_rng,
     rules_message,
     save_state,
@@ -56,6 +57,8 @@ N_SHARING = ngettext("Sharing the Tesoro among %(who)s: %(count)s random card dr
                      "among themselves who keeps it.",
                      "Sharing the Tesoro among %(who)s: %(count)s random cards drawn; the sharers decide "
                      "among themselves who keeps them.")
+N_MAY_SWAP = ngettext("%(who)s may swap up to %(swaps)s card with another sharer.",
+                      "%(who)s may swap up to %(swaps)s cards with another sharer.", "swaps")
 
 
 def _lock_sharing(exchange: Exchange) -> tuple[GameSession, Exchange, dict]:
@@ -182,11 +185,12 @@ def treasure_share_vote(*, exchange: Exchange, by, sharer: Character,
         log.cards(events, before, after)
         swappers = rules_exchanges.treasure_swappers(data["sharers"], agreed)
         data["keepers"], data["left"] = agreed, {s: data["swaps"] for s in swappers}
-        log.decide(gettext_noop("The sharers agree: %(keepers)s keep(s) the Tesoro card(s)."), rules=["FR-EXCH-6"],
-                   keepers=", ".join(dict.fromkeys(names[k] for k in agreed)))
-        if any(data["left"].values()):
-            log.decide(gettext_noop("%(who)s may each swap up to %(swaps)s card(s) with another sharer."),
-                       rules=["FR-EXCH-6"], who=", ".join(names[s] for s in swappers), swaps=data["swaps"])
+        # which card goes to whom, by its place in the sharing (the feed names no card)
+        log.decide(gettext_noop("The sharers agree: %(keepers)s."), rules=["FR-EXCH-6"],
+                   keepers=[msg(gettext_noop("card %(n)s to %(who)s"), n=n, who=names[k])
+                            for n, k in enumerate(agreed, start=1)])
+        for swapper in swappers if data["swaps"] else ():  # one line each: "X may each swap" read wrong for one
+            log.decide(N_MAY_SWAP, rules=["FR-EXCH-6"], who=names[swapper], swaps=data["swaps"])
         exchange.step = "swap"
         _sharing_over(exchange, data, log)
     exchange.chosen = {"sharing": data}
