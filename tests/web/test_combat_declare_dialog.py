@@ -13,7 +13,8 @@ from frontera.characters.models import Character
 from frontera.play.models import CombatRound, combat_key
 from frontera.play.services.combat import Fighter, combat_declare, combat_draw, combat_start
 from frontera.play.services.sessions import session_end
-from tests.factories import make_campaign, make_minion, make_table, make_user, stack_pile
+from frontera.rules.cards import Card
+from tests.factories import engine, make_campaign, make_minion, make_table, make_user, stack_pile
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -146,3 +147,32 @@ def test_fr_card_2_a_fighters_joker_asks_its_suit_by_name(client):
         ("", "—"), ("S", "♠ spades"), ("H", "♥ hearts"), ("C", "♣ clubs"), ("D", "♦ diamonds")]
     spanish = client.get(session.get_absolute_url(), {"fragment": "combat"}, HTTP_ACCEPT_LANGUAGE="es", **HX).text
     assert "♠ picas" in spanish and "♦ diamantes" in spanish
+
+
+def test_fr_cmb_5_each_card_of_a_fighters_hand_says_whether_it_hits(client):
+    """FR-CMB-5: the technique's suit hits, anything else misses; a joker takes that suit. A walk
+    through a fight found a player who learnt which suit hits only from the reveal."""
+    session, mayor, player, hero, (m1, m2), combat = _fight()
+    for minion in (m1, m2):
+        combat_declare(combat=combat, by=mayor, character=minion, technique="pelea", target=hero)
+        combat_draw(combat=combat, by=mayor, character=minion)
+    combat_declare(combat=combat, by=player, character=hero, technique="pelea", target=m1)
+    pile = engine(session).pile
+    spade = next(u for u in pile if Card.from_uid(u).suit == "S")
+    other = next(u for u in pile if Card.from_uid(u).suit == "D")
+    joker = [u for u in pile if Card.from_uid(u).is_joker][:1]
+    stack_pile(session, [other, spade, *joker])
+    combat_draw(combat=combat, by=player, character=hero)
+    hand = CombatRound.objects.get(pk=combat.pk).state["hands"][combat_key(hero.pk)]
+    assert {spade, other} <= set(hand)  # a card that hits and one that misses, at least
+    client.force_login(player)
+    region = client.get(session.get_absolute_url(), {"fragment": "combat"}, HTTP_ACCEPT_LANGUAGE="es", **HX).text
+    assert "Impacta ♠ (Pelea)" in region
+    for uid in hand:
+        card = Card.from_uid(uid)
+        reads = "impacta" if card.is_joker or card.suit == "S" else "falla"
+        assert f'<span class="visually-hidden">{card.label}: {reads}</span>' in region, card.label
+    # the Mayor reads it for the NPCs he chooses for, not for the player's hand he does not hold
+    client.force_login(mayor)
+    board = client.get(session.get_absolute_url(), {"fragment": "combat"}, HTTP_ACCEPT_LANGUAGE="es", **HX).text
+    assert f'data-testid="counts-{m1.pk}"' in board and f'data-testid="counts-{hero.pk}"' not in board

@@ -150,7 +150,13 @@ def test_fr_chk_1_trait_check_called_drawn_and_chosen_through_the_pages(client):
     assert odds["success"] != leaked["success"]
     assert f"{float(leaked['success']) * 100:.1f}".replace(".", ",") not in shown
     response = client.post(reverse("play_draw", args=[session.pk, participant.pk]), **HX)
-    assert 'aria-label="Jugar 7♥"' in response.text or 'aria-label="Play 7♥"' in response.text
+    # each card says what it does if played (FR-CHK-3: ♥ counts for Músculo, red is partial), and
+    # the hint which suit counts: a walk through an evening found a player who held the right suit
+    # play another card
+    for label, reads in (("7♥", "Éxito"), ("Q♥", "Éxito"), ("2♦", "Éxito parcial"), ("K♠", "Fracaso"),
+                         ("9♣", "Fracaso")):
+        assert f'aria-label="Jugar {label}: {reads}"' in response.text, label
+    assert "Cuenta ♥ (Músculo)" in response.text
     response = client.post(reverse("play_choose", args=[session.pk, participant.pk]), {"card": "1:7H"}, **HX)
     assert 'data-testid="outcome-' in response.text
     client.force_login(mayor)
@@ -317,3 +323,25 @@ def test_fr_chk_1_a_participants_badges_read_right_for_one_card_and_for_none(cli
     assert '<span class="badge">1 carta</span>' in hero_part and '<span class="badge status">por elegir</span>' in hero_part
     assert "(+1 robada)" in page and "(+1 robadas)" not in page
     assert "-1 cartas" not in page and "−1 cartas" not in page and '<span class="badge">0 cartas</span>' in page
+
+
+def test_fr_opp_2_the_cards_of_an_opposed_check_say_suit_colour_or_neither(client):
+    """FR-OPP-2..4: in an opposed check each card to choose from says whether it has the trait's
+    suit, its colour or neither (the order of strength); a rival's page shows none of it."""
+    from frontera.play.services.checks import Entry, opposed_request
+    from frontera.rules.cards import Card
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    stack_pile(session, ["1:9C", "1:4S", "1:KH"])  # the last one is drawn first
+    prueba = opposed_request(session=session, by=mayor, entries=[Entry(hero, "manos", ""), Entry(rival, "musculo", "")],
+                             label="Pulso")
+    mine = prueba.participants.get(character=hero)
+    client.force_login(p1)
+    answer = client.post(reverse("play_draw", args=[session.pk, mine.pk]), **HX).text
+    drawn = Participant.objects.get(pk=mine.pk).drawn
+    want = {"S": "tu palo", "C": "tu color", "H": "ni palo ni color", "D": "ni palo ni color"}
+    for uid in drawn:
+        card = Card.from_uid(uid)
+        assert f'aria-label="Jugar {card.label}: {want[card.suit]}"' in answer, card.label
+    assert "Cuenta ♠ (Manos)" in answer
+    client.force_login(p2)
+    assert "tu palo" not in client.get(session.get_absolute_url()).text

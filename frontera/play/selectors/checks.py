@@ -8,7 +8,7 @@ from functools import cache
 
 from django.db import connection
 from django.utils.formats import number_format
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, gettext_noop, pgettext
 
 from frontera import glossary
 from frontera.characters.models import Character
@@ -23,9 +23,11 @@ from frontera.play.selectors.core import (
 )
 from frontera.play.services.checks import why
 from frontera.play.services.core import OUTCOME_LABELS
+from frontera.rules import checks as rules_checks
 from frontera.rules import odds as rules_odds
 from frontera.rules import session as rules_session
-from frontera.rules.cards import Card
+from frontera.rules.cards import SUIT_SYMBOL, TRAIT_SUIT, Card
+from frontera.rules.checks import RIGHT_COLOUR, RIGHT_SUIT
 from frontera.rules.errors import RulesError
 from frontera.sql import column, load, table
 
@@ -125,6 +127,9 @@ def _participant_row(p: Participant, prueba: Check, viewer: Viewer, knowledge: _
     # None of them is shown, as drawn or as played, to anyone.
     revealed = p.status == Check.Status.RESOLVED and not prueba.withdrawn
     drawn = cards_view(p.drawn) if held and p.status != Check.Status.REQUESTED and not prueba.withdrawn else []
+    choosing = can_act and held and p.status == Check.Status.DRAWN
+    if choosing:
+        drawn = _reads(drawn, p.trait, prueba)
     played = card_view(p.played, p.declared) if p.played and not prueba.withdrawn and (held or revealed) else None
     return {
         "pk": p.pk,
@@ -148,10 +153,43 @@ def _participant_row(p: Participant, prueba: Check, viewer: Viewer, knowledge: _
         # the Mayor drawing for a player's protagonist (a player without a phone): he will see the cards
         "draws_for_player": viewer.is_mayor and p.seat not in viewer.seats
         and p.character.kind == Character.Kind.PROTAGONIST,
-        "can_choose": can_act and held and p.status == Check.Status.DRAWN,
+        "can_choose": choosing,
+        "counts": _counts(p.trait) if choosing else "",
         "mine": p.seat in viewer.seats,
         "odds": _odds(knowledge, prueba, p, participants) if _odds_due(p, prueba, viewer) else None,
     }
+
+
+# what a card does if played, by its strength in an opposed check (FR-OPP-2..4)
+STRENGTH_LABELS = {RIGHT_SUIT: gettext_noop("your suit"), RIGHT_COLOUR: gettext_noop("your colour"),
+                   0: gettext_noop("neither suit nor colour")}
+STRENGTH_CSS = {RIGHT_SUIT: "success", RIGHT_COLOUR: "partial", 0: "failure"}
+
+
+def _reads(cards: list[dict], trait: str, prueba: Check) -> list[dict]:
+    """Each card of the hand to choose from with what it does if played, for whoever chooses (they
+    see these cards): its outcome in a trait check (FR-CHK-3, FR-CHK-4), or in an opposed check
+    whether it has the trait's suit, its colour or neither (FR-OPP-2..4). A joker reads as played
+    with the trait's suit (FR-CARD-2). A walk through an evening found a player who held the right
+    suit play another card: nothing said which suit counts."""
+    right = TRAIT_SUIT[trait]
+    read = []
+    for card in cards:
+        face = Card.from_uid(card["uid"])
+        suit, value = (right, 15) if face.is_joker else (face.suit, face.value)
+        if prueba.kind == Check.Kind.TRAIT:
+            outcome = rules_checks.outcome_for(suit, value, right, prueba.difficulty)
+            read.append({**card, "reads": gettext(OUTCOME_LABELS[outcome]), "reads_css": outcome})
+        else:
+            tier = rules_checks.strength_for(suit, value, right)[0]
+            read.append({**card, "reads": gettext(STRENGTH_LABELS[tier]), "reads_css": STRENGTH_CSS[tier]})
+    return read
+
+
+def _counts(trait: str) -> str:
+    """Which suit the check counts, for the one who chooses ("♦ counts (Cabeza)")."""
+    return gettext("%(suit)s counts (%(trait)s)") % {"suit": SUIT_SYMBOL[TRAIT_SUIT[trait]],
+                                                     "trait": glossary.name("trait", trait)}
 
 
 def _why(p: Participant, prueba: Check) -> str:

@@ -16,7 +16,7 @@ from frontera.play.selectors.core import Viewer, card_view, cards_view, render_m
 from frontera.play.services.combat import COVER_LABELS, MOUNT_LABELS
 from frontera.play.services.death import DEATH_ROLL_TURNS
 from frontera.rules import combat as rules_combat
-from frontera.rules.cards import Card
+from frontera.rules.cards import SUIT_SYMBOL, TRAIT_SUIT, Card
 from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES
 from frontera.sql import column, load, table
 
@@ -97,7 +97,8 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
             "move": (decl or {}).get("move"),
             "required": state["required"].get(key),
             "hand_size": len(hand) if hand is not None else None,
-            "hand": cards_view(hand) if holds and hand else [],
+            "hand": _hand_reads(cards_view(hand), decl) if holds and hand else [],
+            "counts": _counts(decl) if holds and hand else "",
             "has_joker": bool(holds and hand and any(Card.from_uid(u).is_joker for u in hand)),
             "max_plays": state["max_plays"].get(key),
             "locked": key in state["plays"],
@@ -147,6 +148,38 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
         "waiting": [r["name"] for r in rows if r["declared"] and not r["locked"] and (r["required"] or 0) > 0
                     and not revealed],
     }
+
+
+def _technique_suit(decl) -> str | None:
+    """The suit that hits with the declared technique (FR-CMB-4, 5); none for a grapple's contest."""
+    technique = (decl or {}).get("technique")
+    if technique not in rules_combat.TECHNIQUE_CHECK or technique == rules_combat.GRAPPLE:
+        return None
+    return TRAIT_SUIT[rules_combat.TECHNIQUE_CHECK[technique][0]]
+
+
+def _hand_reads(cards: list[dict], decl) -> list[dict]:
+    """Each card of a fighter's hand with whether it hits if played (FR-CMB-5: the technique's suit
+    hits, anything else misses; a joker takes that suit, FR-CARD-2), for the one who chooses: a walk
+    through a fight found a player who learnt which suit hits only from the reveal."""
+    suit = _technique_suit(decl)
+    if suit is None:
+        return cards
+    read = []
+    for card in cards:
+        hits = card["is_joker"] or Card.from_uid(card["uid"]).suit == suit
+        read.append({**card, "reads": gettext("hits") if hits else gettext("misses"),
+                     "reads_css": "success" if hits else "failure"})
+    return read
+
+
+def _counts(decl) -> str:
+    """Which suit hits, for the one who chooses ("♣ hits (Apuntar)")."""
+    suit = _technique_suit(decl)
+    if suit is None:
+        return ""
+    return gettext("%(suit)s hits (%(technique)s)") % {"suit": SUIT_SYMBOL[suit],
+                                                       "technique": glossary.name("technique", decl["technique"])}
 
 
 def _weapon_options(spec, names) -> list[tuple[str, str, str]]:
