@@ -7,7 +7,7 @@ from django.utils import translation
 
 from frontera.play.models import Exchange, Gamble, GameSession, SessionEvent, Treatment
 from frontera.play.selectors.core import render_message
-from frontera.play.services.checks import check_choose, check_draw
+from frontera.play.services.checks import check_choose, check_draw, check_request
 from frontera.play.services.core import SessionError
 from frontera.play.services.duels import drinking_duel_drink, drinking_duel_start
 from frontera.play.services.medical import medical_request
@@ -154,3 +154,23 @@ def test_a_refused_action_is_answered_with_x_live_refused_and_a_done_one_without
     assert in_dialog.status_code == 200 and in_dialog["X-Live-Refused"] == "1"
     done = client.post(url, call, HTTP_HX_REQUEST="true")
     assert done.status_code == 200 and "X-Live-Refused" not in done
+
+
+def test_fr_chk_5_a_healers_check_is_titled_in_each_readers_language(client):
+    """A walk through an evening found a Spanish phone reading "Prueba de rasgo: medical attention:
+    Clementine" (the title was written in the language of whoever called it), and the history's
+    list of checks giving that check no title at all."""
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    set_tracks(rival, health=-1)
+    with translation.override("en"):  # called by a Mayor who reads English
+        treatment = medical_request(session=session, by=mayor, healer=hero, patient=rival)
+    client.force_login(p1)
+    spanish = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").text
+    assert f"Prueba de rasgo · atención médica: {rival.name}" in spanish and "medical attention" not in spanish
+    english = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").text
+    assert f"Trait check · medical attention: {rival.name}" in english
+    plain = check_request(session=session, by=mayor, characters=[hero], trait="manos")  # no label: its kind
+    history = client.get(reverse("play_history", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="es").text
+    assert f'<option value="{treatment.prueba.pk}">#{treatment.prueba.pk} · atención médica: {rival.name}</option>' \
+        in history
+    assert f'<option value="{plain.pk}">#{plain.pk} · Prueba de rasgo</option>' in history

@@ -21,6 +21,7 @@ from frontera.play.history.rows import (
     names_of,
 )
 from frontera.play.models import MAYOR_SEAT, Check, CombatRound, GameSession, Participant, Seat, SessionEvent
+from frontera.play.selectors.checks import check_label
 from frontera.play.services.combat import FIGHT_BEGINS, FIGHT_OVER, FIGHT_TURN
 from frontera.rules.cards import SUIT_SYMBOL, Card
 from frontera.rules.errors import RulesError
@@ -44,6 +45,9 @@ def card_uids(text: str, decks: int) -> list[str]:
     if card.is_joker:
         return [f"{d}:JK{c}" for d in range(1, decks + 1) for c in (1, 2)]
     return [Card.parse(code, deck=d).uid for d in range(1, decks + 1)]
+
+
+CHECK_KINDS = {Check.Kind.TRAIT: gettext_noop("Trait check"), Check.Kind.OPPOSED: gettext_noop("Opposed check")}
 
 
 @dataclass
@@ -185,8 +189,12 @@ def history_page(session: GameSession, user, data) -> dict:
     f = parse_filters(session, data, turns, {value for value, _label in who})
     page = Paginator(filtered_events(session, viewer, f, turns, names).select_related("actor"), PAGE_SIZE).get_page(
         data.get("page"))
-    checks = [(pk, gettext(label) if label else label)  # a msgid (azar) or the Mayor's own words
-              for pk, label in Check.objects.filter(session=session).order_by("pk").values_list("pk", "label")]
+    # each check by its label in the reader's language (a message the table wrote, a msgid, or the
+    # Mayor's own words), else by its kind: the table's own labels (a medical attention, a banca) were
+    # left out, so those checks had no title at all
+    checks = [(pk, check_label(Check(label=label, label_msg=label_msg)) or gettext(CHECK_KINDS[kind]))
+              for pk, kind, label, label_msg in Check.objects.filter(session=session).order_by("pk")
+              .values_list("pk", "kind", "label", "label_msg")]
     return {
         "session": session, "campaign": session.campaign, "is_mayor": viewer.is_mayor, "full": viewer.full,
         "ended": session.status == GameSession.Status.ENDED,

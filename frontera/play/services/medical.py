@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from django.db import transaction
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from frontera.characters.models import Character
@@ -53,7 +53,8 @@ def medical_request(*, session: GameSession, by, healer: Character, patient: Cha
     prueba = create_check(
         session=session, by=by, kind=Check.Kind.TRAIT, entries=[Entry(healer, "cabeza", "saber", kit)],
         difficulty=rules_checks.SELF_MEDICAL_DIFFICULTY if on_self else None,
-        label=gettext("medical attention: %(patient)s") % {"patient": locked.name}, request_key=request_key,
+        # each reader reads it in their own language (it was the caller's for everyone)
+        label=msg(gettext_noop("medical attention: %(patient)s"), patient=locked.name), request_key=request_key,
     )
     treatment = Treatment.objects.create(session=session, prueba=prueba, healer=healer, patient=locked)
     log = EventLog(session, by, [])
