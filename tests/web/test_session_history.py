@@ -31,7 +31,7 @@ from frontera.play.services.combat import (
     combat_start,
 )
 from frontera.play.services.sessions import session_end
-from frontera.play.services.table_tools import track_change
+from frontera.play.services.table_tools import accident, table_undo, track_change
 from frontera.rules.cards import Card
 from tests.factories import engine, make_table, make_user, stack_pile
 
@@ -492,3 +492,25 @@ def test_the_csv_never_hands_a_spreadsheet_a_formula():
     assert any("HYPERLINK" in r["text"] for r in rows)
     assert not any(value.startswith("=") for r in rows for value in r.values())
     assert any(r["text"].startswith("'=HYPERLINK") for r in rows)  # quoted, not dropped
+
+
+def test_the_charts_follow_an_undo_and_keep_each_characters_colour():
+    """A walk through an evening undid a fall and still read it in the charts: the Salud chart left
+    the character Herido and "damage taken" counted it. The undo gives the levels back in the chart
+    and takes the damage off; and each character keeps one colour in every chart (each chart
+    numbered its own lines)."""
+    t = _table()
+    session, mayor, hero, rival = t["session"], t["mayor"], t["hero"], t["rival"]
+    accident(session=session, by=mayor, character=rival, cause="horse")  # −2 levels of Salud
+    table_undo(session=session, by=mayor)
+    page = _client(t["p1"]).get(reverse("play_history_charts", args=[session.pk])).text
+    health = _table_rows(page, "track-health-table")
+    assert [row[1:] for row in health if row[1] == rival.name] == [[rival.name, "Unhurt", "Badly wounded"],
+                                                                  [rival.name, "Badly wounded", "Unhurt"]]
+    assert dict(_table_rows(page, "damage-table")) == {hero.name: "1", rival.name: "0"}
+    tracks = history_charts._tracks(session, history_rows.names_of(session))
+    decks = history_charts._deck_sizes(session, history_rows.names_of(session))
+    colours = {}
+    for line in [*decks["lines"], *(line for chart in tracks["charts"] for line in chart["lines"])]:
+        assert colours.setdefault(line["name"], line["css"]) == line["css"], line["name"]
+    assert len(set(colours.values())) == len(colours)  # and no two share one (fewer than six here)

@@ -10,6 +10,7 @@ from frontera import glossary
 from frontera.play.history.rows import Names, history_viewer, names_of
 from frontera.play.models import MAYOR_SEAT, Check, GameSession, Participant, SessionEvent
 from frontera.play.services.core import OUTCOME_LABELS
+from frontera.play.services.table_tools import UNDO_MESSAGE
 from frontera.rules.cards import SUIT_SYMBOL, SUITS, Card
 from frontera.rules.errors import RulesError
 from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES, SOBRIETY_NAMES
@@ -84,6 +85,13 @@ def _polyline(points: list[tuple[int, int]], total: int, top: int, w: int, h: in
 MAX_POINTS = 300
 
 
+def _colours(names: Names) -> dict[str, str]:
+    """One colour per character (and the Mayor) in every chart of the page, by name: each chart
+    numbered its own lines, so a character changed colour from one chart to the next."""
+    people = sorted({c.name for c in names.characters.values()})
+    return {name: f"s{i % 6}" for i, name in enumerate([*people, names.seat(MAYOR_SEAT)])}
+
+
 def _deck_sizes(session: GameSession, names: Names) -> dict:
     """Each seat's deck size (its draw pile, FR-MODE-2) after every card movement: public counts."""
     moves = SessionEvent.objects.filter(session=session, kind=SessionEvent.Kind.CARD).order_by("pk") \
@@ -101,34 +109,37 @@ def _deck_sizes(session: GameSession, names: Names) -> dict:
     top = max((y for pts in series.values() for _x, y in pts), default=0)
     w, h, left = CHART_W, 200, 40
     lines = []
-    for i, seat in enumerate(sorted(series, key=lambda s: (s == MAYOR_SEAT, names.seat(s)))):
+    colour = _colours(names)
+    for seat in sorted(series, key=lambda s: (s == MAYOR_SEAT, names.seat(s))):
         pts = series[seat]
         step = max(1, len(pts) // MAX_POINTS)
         sampled = pts[::step] + ([pts[-1]] if (len(pts) - 1) % step else []) + [(total, pts[-1][1])]
-        lines.append({"name": names.seat(seat), "css": f"s{i % 6}", "points": _polyline([(0, 0), *sampled], total,
+        lines.append({"name": names.seat(seat), "css": colour[names.seat(seat)], "points": _polyline([(0, 0), *sampled], total,
                      top, w, h, left), "final": pts[-1][1], "most": max(y for _x, y in pts)})
     return {"lines": lines, "width": w, "height": h, "top": top, "events": total, "left": left}
 
 
 def _tracks(session: GameSession, names: Names) -> dict:
     """Salud, Moral and Sobriedad of each character over the session, from the decisions that
-    changed them (FR-HLT-1, FR-MOR-1, FR-SOB-1); public, they are in everyone's feed. Levels lost
-    in Salud are the damage taken."""
+    changed them (FR-HLT-1, FR-MOR-1, FR-SOB-1) and the undos that gave levels back; public, they
+    are in everyone's feed. Levels lost in Salud are the damage taken, less what an undo gave back."""
     decisions = SessionEvent.objects.filter(session=session, kind=SessionEvent.Kind.DECISION).order_by("pk") \
-        .values_list("pk", "params")
+        .values_list("pk", "message", "params")
     by_name = {c.name: c for c in names.characters.values()}
+    colour = _colours(names)
     changes: list[dict] = []
-    for pk, params in decisions:
+    for pk, message, params in decisions:
         if not isinstance(params, dict) or params.get("who") not in by_name:
             continue
-        for key in ("after", "health_after", "morale_after"):
+        for key in ("after", "health_after", "morale_after", "sobriety_after"):
             value = params.get(key)
             if isinstance(value, str) and value in LEVEL_OF_NAME:
                 before_key = key.replace("after", "before")
                 track, level = LEVEL_OF_NAME[value]
                 before = LEVEL_OF_NAME.get(params.get(before_key), (track, None))[1]
                 if before is not None and before != level:
-                    changes.append({"pk": pk, "who": params["who"], "track": track, "before": before, "after": level})
+                    changes.append({"pk": pk, "who": params["who"], "track": track, "before": before, "after": level,
+                                    "undo": message == UNDO_MESSAGE})
     w, h, left = CHART_W, 160, 110
     charts = []
     for track in ("health", "morale", "sobriety"):
@@ -140,7 +151,7 @@ def _tracks(session: GameSession, names: Names) -> dict:
         first, last = min(c["pk"] for c in mine), max(c["pk"] for c in mine)
         span = max(last - first, 1)
         lines = []
-        for i, who in enumerate(order):
+        for who in order:
             seq = [c for c in mine if c["who"] == who]
             # the top level (Sano, Normal, Sobrio) at the top: height = level - lowest level
             pts = [(0, seq[0]["before"] - bottom)]
@@ -148,7 +159,7 @@ def _tracks(session: GameSession, names: Names) -> dict:
                 x = c["pk"] - first + 1
                 pts += [(x, c["before"] - bottom), (x, c["after"] - bottom)]
             pts.append((span + 2, seq[-1]["after"] - bottom))
-            lines.append({"name": who, "css": f"s{i % 6}", "points": _polyline(pts, span + 2, -bottom, w, h, left),
+            lines.append({"name": who, "css": colour[who], "points": _polyline(pts, span + 2, -bottom, w, h, left),
                           "lost": sum(max(c["before"] - c["after"], 0) for c in seq),
                           "end": glossary.name("level", LEVELS[track][seq[-1]["after"]])})
         levels = [{"name": glossary.name("level", LEVELS[track][lv]), "y": round(h - 10 - (lv - bottom) * (h - 20) / -bottom, 1)}
@@ -161,9 +172,9 @@ def _tracks(session: GameSession, names: Names) -> dict:
                                            after=glossary.name("level", LEVELS[track][c["after"]]))
                                    for c in mine]})
     damage = defaultdict(int)
-    for c in changes:
+    for c in changes:  # an undone action's damage was not taken (the undo gives its levels back)
         if c["track"] == "health":
-            damage[c["who"]] += max(c["before"] - c["after"], 0)
+            damage[c["who"]] += (c["before"] - c["after"]) if c["undo"] else max(c["before"] - c["after"], 0)
     return {"charts": charts, "damage": sorted(damage.items())}
 
 

@@ -331,6 +331,7 @@ DURATION_LABELS = {  # plural forms by "n" (frontera.rules.errors.ngettext, rend
 # --- undo -----------------------------------------------------------------------------------------
 
 E_NOTHING_TO_UNDO = _("There is no table action to undo.")
+UNDO_MESSAGE = gettext_noop("The Mayor undoes his last table action: %(what)s")
 E_UNDO_TOO_LATE = _("The table has moved on since that action: it can no longer be undone.")
 
 
@@ -411,7 +412,14 @@ def table_undo(*, session: GameSession, by, request_key: str = "") -> Character 
     session.save(update_fields=["tallies"])
     undo.undone = True
     undo.save(update_fields=["undone"])
-    log.decide(gettext_noop("The Mayor undoes his last table action: %(what)s"), who=character.name, what=undo.message)
+    # the levels it gives back, as a track change says them: the session's charts follow them
+    restored = {}
+    undone = rules_characters.Character.from_json(undo.sheet_after)
+    for track in ("health", "morale", "sobriety"):
+        if undone.track(track) != sheet.track(track):
+            restored[f"{track}_before"] = level_name(track, undone.track(track))
+            restored[f"{track}_after"] = level_name(track, sheet.track(track))
+    log.decide(UNDO_MESSAGE, who=character.name, what=undo.message, **restored)
     sync_combat(session, character, sheet, log)  # the fight takes the restored levels
     log.flush()
     return character
