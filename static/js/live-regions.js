@@ -381,6 +381,16 @@
       { contextElement: detail.target });
   });
 
+  // A refused action's reason shows at the top of its region (the answer's role="alert"): a region
+  // scrolled down to the form that sent it (a fighter's hand) left the reason above the column's
+  // top, and nothing seemed to happen. It is brought into view; one already in view stays put.
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    var detail = evt.detail || {};
+    if (!detail.xhr || detail.xhr.getResponseHeader("X-Live-Refused") !== "1" || !detail.target) return;
+    var reason = detail.target.querySelector ? detail.target.querySelector('[role="alert"]') : null;
+    if (reason) reason.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  });
+
   function configure() {
     if (!window.Idiomorph) return;
     window.Idiomorph.defaults.ignoreActiveValue = true;

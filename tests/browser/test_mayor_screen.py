@@ -212,3 +212,52 @@ def test_the_tools_dialog_shows_the_fields_of_the_chosen_action(browser, app_ser
         assert mayor.get_by_test_id("undo").count() == 1  # and both drinks are undone as one
     finally:
         context.close()
+
+
+FIGHT_SETUP = """
+from tests.factories import make_campaign, make_minion, make_protagonist, make_user
+from frontera.play.services.combat import Fighter, combat_declare, combat_draw, combat_start
+from frontera.play.services.sessions import session_start
+mayor = make_user("alcalde_fe")
+players = [make_user(f"p{n}_fe") for n in range(3)]
+campaign = make_campaign(mayor, name="Pelea fe", players=players)
+heroes = [make_protagonist(campaign, p, name=n) for p, n in zip(players, ["Clementine", "Djamal", "Policarpo"])]
+minions = [make_minion(campaign, name=n) for n in ("Esbirro", "Jeb Hartley", "Sheriff Moody")]
+session = session_start(campaign=campaign, by=mayor, characters=heroes)
+combat = combat_start(session=session, by=mayor,
+                      fighters=[*(Fighter(h, "a") for h in heroes), *(Fighter(m, "b") for m in minions)])
+for minion in minions:
+    combat_declare(combat=combat, by=mayor, character=minion, technique="pelea", target=heroes[0])
+    combat_draw(combat=combat, by=mayor, character=minion)
+print(session.pk, minions[-1].pk)
+"""
+
+
+def test_a_refused_lock_in_shows_its_reason_where_the_mayor_looks(browser, app_server):
+    """A walk through a fight picked two cards for a minion that may play one: the refusal was
+    written at the top of the fight, above the column's visible part, and nothing seemed to happen."""
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", FIGHT_SETUP], cwd=ROOT, env=app_server.env,
+                         check=True, capture_output=True, text=True).stdout
+    session_pk, minion_pk = (int(x) for x in out.split()[-2:])
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=app_server.url, locale="es-ES")
+    context.set_default_timeout(10_000)
+    try:
+        mayor = context.new_page()
+        log_in(mayor, "alcalde_fe")
+        mayor.goto(f"/sesiones/{session_pk}/")
+        fighter = mayor.get_by_test_id(f"fighter-{minion_pk}")
+        picks = fighter.locator("label.pick")
+        assert picks.count() >= 2
+        picks.nth(0).click()
+        picks.nth(1).click()
+        fighter.get_by_test_id(f"lock-in-{minion_pk}").click()
+        reason = mayor.get_by_test_id("combat-error")
+        expect(reason).to_contain_text("como mucho 1 carta")
+        mayor.wait_for_timeout(800)  # the smooth scroll's end
+        shot(mayor, "mayor-screen-fight-refused")
+        box = reason.bounding_box()
+        column = mayor.locator(".col-open").bounding_box()
+        assert box["y"] >= column["y"] and box["y"] + box["height"] <= min(column["y"] + column["height"], 800), \
+            (box, column)
+    finally:
+        context.close()
