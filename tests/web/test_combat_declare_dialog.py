@@ -51,6 +51,9 @@ def test_fr_cmb_1_the_mayor_declares_for_an_npc_from_his_dialog(client):
     dialog = client.get(_declare_url(session, combat, m1), **HX)
     assert dialog.status_code == 200
     assert f"Declare for {m1.name}" in dialog.text and 'id="dialog-error"' in dialog.text
+    # the targets' legend says how cards and targets go together (it said "one card each", and a
+    # minion that may play one card was declared against two)
+    assert "Targets, each at its range band (each card played attacks one of them)" in dialog.text
     form = re.search(r'<form[^>]*class="declare".*?</form>', dialog.text, re.DOTALL).group(0)
     assert '<input type="hidden" name="dialog" value="1">' in form
     assert f'hx-post="{_declare_url(session, combat, m1)}"' in form and 'hx-target="#combat"' in form
