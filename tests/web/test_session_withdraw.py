@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from frontera.play.models import Check, SessionEvent
+from frontera.play.models import Check, GameSession, SessionEvent
 from frontera.play.services.checks import (
     E_CHECK_RESOLVED,
     Entry,
@@ -209,3 +209,28 @@ def test_a_withdrawn_check_reads_withdrawn_and_shows_no_cards_as_drawn():
         article = re.search(rf'<article id="check-{prueba.pk}".*?</article>', html, re.DOTALL).group(0)
         assert re.findall(r'<span class="badge status">([^<]*)</span>', article) == ["retirada", "retirada"]
         assert "boca abajo" not in article and "pcard" not in article, article
+
+
+def test_fr_chk_5_a_healers_check_is_withdrawn_with_its_medical_attention():
+    """A walk through an evening called medical attention with the wrong healer and found no way
+    to take it back: the Mayor withdraws the healer's check from his page like any other, its drawn
+    cards go back unplayed, and the medical attention goes with it (nothing sped)."""
+    from frontera.play.models import Treatment
+    from frontera.play.services.medical import medical_request
+    from tests.factories import set_tracks
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    set_tracks(rival, health=-1)
+    treatment = medical_request(session=session, by=mayor, healer=hero, patient=rival)
+    prueba = treatment.prueba
+    check_draw(participant=prueba.participants.get(), by=p1)
+    client = Client()
+    client.force_login(mayor)
+    page = client.get(session.get_absolute_url()).text
+    assert f'data-testid="withdraw-{prueba.pk}"' in page
+    answer = client.post(reverse("play_check_withdraw", args=[session.pk, prueba.pk]), HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200 and not answer.headers.get("X-Live-Refused")
+    prueba.refresh_from_db()
+    assert prueba.withdrawn and not Treatment.objects.filter(pk=treatment.pk).exists()
+    assert not engine(session).pending.get(f"c{hero.pk}")  # the healer's cards went back
+    assert not GameSession.objects.get(pk=session.pk).tallies.get("medical")
+    assert_conserved(session)

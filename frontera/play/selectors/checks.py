@@ -12,7 +12,7 @@ from django.utils.translation import gettext, gettext_noop, pgettext
 
 from frontera import glossary
 from frontera.characters.models import Character
-from frontera.play.models import Check, Gamble, GameSession, Participant, PistolDuel, Treatment
+from frontera.play.models import Check, Gamble, GameSession, Participant, PistolDuel
 from frontera.play.selectors.core import (
     Viewer,
     card_view,
@@ -239,8 +239,8 @@ def session_checks(session: GameSession, *, withdrawals: bool = True):
     written as SQL and loaded as models (:func:`frontera.sql.load`): the querysets took ~1 ms
     each to build for ~0.05 ms statements, and a ``prefetch_related`` built a queryset per check.
 
-    Each open check knows whether another action waits on it (``owned``: a banca, a contest, medical
-    attention, a pistol duel), which calls it off through that action, not withdrawn on its own.
+    Each open check knows whether another action waits on it (``owned``: a banca, a contest, a
+    pistol duel), which calls it off through that action, not withdrawn on its own.
     Only the Mayor withdraws a check: a player's page asks ``withdrawals=False`` and the statement
     leaves that out (every check then counts as owned, so none offers a withdrawal)."""
     resolved = Check.Status.RESOLVED
@@ -262,10 +262,11 @@ def session_checks(session: GameSession, *, withdrawals: bool = True):
 @cache
 def _checks_sql(withdrawals: bool) -> str:
     """A session's checks that are open or among its latest resolved ones, by id, with ``owned``
-    (whether a gamble, a treatment or a pistol duel waits on the check) when ``withdrawals``."""
+    (whether a gamble or a pistol duel waits on the check: a healer's check is withdrawn with its
+    medical attention) when ``withdrawals``."""
     pk, status, session = column(Check, "pk"), column(Check, "status"), column(Check, "session")
     waits = " OR ".join(f"EXISTS (SELECT 1 FROM {table(model)} WHERE {column(model, 'prueba')} = {pk})"
-                        for model in (Gamble, Treatment, PistolDuel))
+                        for model in (Gamble, PistolDuel))
     owned = f", ({waits}) AS owned" if withdrawals else ""
     inner = connection.ops.quote_name("recent")
     recent = (f"SELECT {inner}.{column(Check, 'pk', qualified=False)} FROM {table(Check)} {inner} "

@@ -551,9 +551,10 @@ def check_withdraw(*, prueba: Check, by) -> Check:
     """The Mayor withdraws a check he called by mistake, before it resolves. Every card drawn for
     it goes back where unchosen cards go, by the rules' own movement (FR-MODE-4, 7, 10, 11), a
     face-down choice of an opposed check included: nothing is revealed. The check closes with no
-    outcome and the log says it was withdrawn. A resolved check is refused, and so is one another
-    action waits on (a banca's attempt to leave, a contest, medical attention, a pistol duel's
-    round: call that off instead). Withdrawing twice changes nothing."""
+    outcome and the log says it was withdrawn. A healer's check takes its medical attention with it
+    (a walk through an evening found a wrong healer or patient stuck: nothing could call it off). A
+    resolved check is refused, and so is one another action waits on (a banca's attempt to leave, a
+    contest, a pistol duel's round: call that off instead). Withdrawing twice changes nothing."""
     session = lock_session(prueba.session)
     prueba = Check.objects.select_for_update().get(pk=prueba.pk, session=session)
     if prueba.withdrawn:
@@ -562,7 +563,6 @@ def check_withdraw(*, prueba: Check, by) -> Check:
         raise SessionError(E_CHECK_RESOLVED)
     owner = next((what for what, taken in (
         (gettext("a gambling game"), prueba.gambles.exists()),
-        (gettext("medical attention"), prueba.treatments.exists()),
         (gettext("a pistol duel"), prueba.pistol_duels.exists()),
     ) if taken), None)
     if owner:
@@ -583,6 +583,7 @@ def check_withdraw(*, prueba: Check, by) -> Check:
         participant.save(update_fields=["status", "outcome"])
     prueba.status, prueba.withdrawn = Check.Status.RESOLVED, True
     prueba.save(update_fields=["status", "withdrawn"])
+    prueba.treatments.all().delete()  # the medical attention is called off with its check
     save_state(session, state)
     log = EventLog(session, by, [])
     log.cards(events, before, state, prueba=prueba)
