@@ -557,3 +557,25 @@ def test_fr_exch_4_a_death_from_the_dialog_is_chosen_and_confirmed(client):
     assert not Seat.objects.filter(session=session, character=rival).exists()
     assert Seat.objects.filter(session=session, character=hero).exists()  # the second is not read for a death
     assert_conserved(session)
+
+
+def test_fr_exch_6_a_sharers_vote_names_nobody_until_they_choose(client):
+    """A walk through an evening found every keeper menu starting on the list's first name: a
+    sharer who tapped "say who keeps it" as it came gave every card to that name. Each menu starts
+    on nobody and must be chosen; a vote that names nobody is refused and changes nothing."""
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    _treasure_in_phase_1(session)
+    sharing = treasure_share_start(session=session, by=mayor, sharers=[hero, rival], count=2, swaps=0)
+    client.force_login(p1)
+    page = client.get(session.get_absolute_url(), {"fragment": "checks"}, HTTP_HX_REQUEST="true").text
+    menus = re.findall(r'<select name="keeper"[^>]*>(.*?)</select>', page, re.DOTALL)
+    assert len(menus) == 2
+    for menu in menus:
+        assert menu.startswith('<option value="">—</option>') and "selected" not in menu
+    assert all(" required>" in m for m in re.findall(r'<select name="keeper"[^>]*>', page))
+    events = SessionEvent.objects.filter(session=session).count()
+    answer = client.post(_share_url(session, sharing), {"action": "keeper", "character": hero.pk, "keeper": ["", ""]},
+                         HTTP_HX_REQUEST="true")
+    assert answer.headers.get("X-Live-Refused") and "Choose among the sharers." in answer.text
+    sharing.refresh_from_db()
+    assert SessionEvent.objects.filter(session=session).count() == events and not sharing.chosen["sharing"]["votes"]
