@@ -345,3 +345,27 @@ def test_fr_opp_2_the_cards_of_an_opposed_check_say_suit_colour_or_neither(clien
     assert "Cuenta ♠ (Manos)" in answer
     client.force_login(p2)
     assert "tu palo" not in client.get(session.get_absolute_url()).text
+
+
+def test_fr_opp_1_the_reveal_says_the_other_loses_when_there_is_one():
+    """A walk through an evening read "Gana Clementine; los demás pierden" with two players: the
+    reveal's line takes the number of those who lose (FR-OPP-2..4)."""
+    from frontera.play.models import SessionEvent
+    from frontera.play.selectors.core import render_message
+    from frontera.play.services.checks import Entry, check_choose, opposed_request
+    from frontera.rules.cards import Card
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    stack_pile(session, ["1:KS"])  # drawn first, by the hero: the only ♠ played wins (FR-OPP-2)
+    prueba = opposed_request(session=session, by=mayor, entries=[Entry(hero, "manos", ""), Entry(rival, "manos", "")])
+    part = check_draw(participant=prueba.participants.get(character=hero), by=p1)
+    assert "1:KS" in part.drawn
+    check_choose(participant=part, by=p1, card="1:KS")
+    part = check_draw(participant=prueba.participants.get(character=rival), by=p2)
+    other = next(u for u in part.drawn if Card.from_uid(u).suit not in ("S", None))
+    check_choose(participant=part, by=p2, card=other)
+    line = SessionEvent.objects.filter(session=session, kind="decision", message__startswith="Reveal").latest("pk")
+    with translation.override("es"):
+        text = render_message(line.message, line.params)
+    assert text.endswith(f"Gana {hero.name}; el otro pierde."), text
+    with translation.override("en"):
+        assert render_message(line.message, line.params).endswith(f"{hero.name} wins; the other loses.")

@@ -71,6 +71,11 @@ STATUS_ORDER_KEYS = tuple(str(status) for status in STATUS_ORDER)
 # feed lines with plural forms: marked where the module loads, so that a process knows their forms
 # before it logs one (a server just started read "2 carta")
 N_CHECK_DRAW = ngettext("%(who)s draws %(count)s card %(source)s.", "%(who)s draws %(count)s cards %(source)s.")
+N_REVEAL_WIN = ngettext("Reveal: %(plays)s. %(winner)s wins; the other loses.",
+                        "Reveal: %(plays)s. %(winner)s wins; the others lose.", "losers")
+N_REVEAL_TIE = ngettext("Reveal: %(plays)s. Tablas between %(tied)s; the other loses.",
+                        "Reveal: %(plays)s. Tablas between %(tied)s; the others lose.", "losers")
+REVEAL_TIE_ALL = gettext_noop("Reveal: %(plays)s. Tablas between %(tied)s.")
 
 
 @dataclass(frozen=True)
@@ -506,11 +511,13 @@ def _reveal(prueba: Check, session: GameSession, by) -> None:
     elif winners:
         rule = "FR-OPP-2" if sum(1 for (t, c) in plays.values() if c and c.suit == TRAIT_SUIT[t]) == 1 else (
             "FR-OPP-3" if any(c and c.suit == TRAIT_SUIT[t] for (t, c) in plays.values()) else "FR-OPP-4")
-        log.decide(gettext_noop("Reveal: %(plays)s. %(winner)s wins; the others lose."), rules=["FR-OPP-1", rule],
-                   prueba=prueba, plays=shown, winner=winners[0])
+        # "the others lose" with one other read wrong: the losers' number says which
+        log.decide(N_REVEAL_WIN, rules=["FR-OPP-1", rule], prueba=prueba, plays=shown, winner=winners[0],
+                   losers=len(participants) - 1)
     else:
-        log.decide(gettext_noop("Reveal: %(plays)s. Tablas between %(tied)s; the others lose."),
-                   rules=["FR-OPP-1", "FR-OPP-3"], prueba=prueba, plays=shown, tied=", ".join(tied))
+        losers = len(participants) - len(tied)
+        log.decide(N_REVEAL_TIE if losers else REVEAL_TIE_ALL, rules=["FR-OPP-1", "FR-OPP-3"], prueba=prueba,
+                   plays=shown, tied=", ".join(tied), losers=losers)
     save_state(session, state)
     log.flush()
 
