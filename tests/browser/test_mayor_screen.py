@@ -73,6 +73,10 @@ def test_the_mayors_screen_at_a_laptop_a_tablet_and_a_phone(browser, app_server,
                 # a call opens a dialog, and the new check shows in the open-now column
                 mayor.get_by_test_id("open-check").click()
                 dialog = mayor.get_by_test_id("dialog")
+                # its button in sight before any scrolling (a walk found it below the fold)
+                button = dialog.get_by_test_id("call-check")
+                box = button.bounding_box()
+                assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
                 dialog.locator("form.call-check").get_by_label("Eulalia").check()
                 dialog.locator("select[name=trait]").select_option("cabeza")
                 shot(mayor, "mayor-screen-laptop-dialog")
