@@ -51,12 +51,15 @@ def test_the_mayors_screen_at_a_laptop_a_tablet_and_a_phone(browser, app_server,
         context.set_default_timeout(10_000)
         try:
             mayor = context.new_page()
+            errors = []  # the console's errors (a walk found the favicon's 404 on every page)
+            mayor.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
             log_in(mayor, "alcalde_ms")
             mayor.goto(session_url)
             cards = mayor.get_by_test_id("seats").locator("li.char-card")
             assert cards.count() == 8  # 4 protagonists, 3 NPCs and minions, the Mayor's cards
             shot(mayor, f"mayor-screen-{name}-{width}x{height}")
             assert_accessible(mayor, f"mayor-screen-{name}")
+            assert errors == [], errors
             if name == "laptop":
                 # nothing needs the page to scroll: the toolbar, what is open now, every character
                 # card and the feed are all on the first screen
