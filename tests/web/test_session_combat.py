@@ -181,6 +181,21 @@ def test_combat_start_form_on_the_dashboard(client):
     assert len(combat.state["combatants"]) == 4
 
 
+
+def test_a_fighter_ticked_on_both_sides_is_named_and_no_fight_starts(client):
+    """A walk through an evening ticked one character on both sides and read only "A fight needs
+    characters on two sides.": the refusal names who is on both, and nothing starts."""
+    session, mayor, [(_p1, hero), (_p2, rival)], (m1,) = make_table(players=2, minions=1)
+    client.force_login(mayor)
+    events = SessionEvent.objects.filter(session=session).count()
+    answer = client.post(reverse("play_combat_new", args=[session.pk]),
+                         {"side_a": [str(hero.pk)], "side_b": [str(hero.pk), str(m1.pk)]},
+                         HTTP_ACCEPT_LANGUAGE="es", **HX)
+    assert answer.headers.get("X-Live-Refused")
+    assert f"{hero.name}: en los dos bandos; elige un bando para cada uno." in answer.text
+    assert not CombatRound.objects.exists() and SessionEvent.objects.filter(session=session).count() == events
+
+
 def test_engine_errors_name_the_characters_not_their_keys():
     session, mayor, (p1, hero), _, (m1, m2), combat = _fight()
     combat_declare(combat=combat, by=mayor, character=m1, technique="pelea", target=hero, band="adyacente")

@@ -18,6 +18,9 @@ SPECIAL_CHOICES = [("", _("—")), *glossary.choices("special")]
 COVER_CHOICES = [("exposed", _("exposed")), ("partial", _("partial cover")), ("total", _("total cover"))]
 
 
+E_BOTH_SIDES = _("%(names)s: on both sides; choose one side for each.")
+
+
 class CombatStartForm(forms.Form):
     side_a = forms.MultipleChoiceField(label=_("One side"), widget=forms.CheckboxSelectMultiple)
     side_b = forms.MultipleChoiceField(label=_("The other side"), widget=forms.CheckboxSelectMultiple)
@@ -26,6 +29,16 @@ class CombatStartForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in ("side_a", "side_b"):
             self.fields[name].choices = [(str(pk), label) for pk, label in characters]
+
+    def clean(self):
+        """A character ticked on both sides is refused by name (they were dropped from the second
+        side, and the fight was refused for "two sides" without saying why)."""
+        data = super().clean()
+        both = set(data.get("side_a", ())) & set(data.get("side_b", ()))
+        if both:
+            names = dict(self.fields["side_a"].choices)
+            raise forms.ValidationError(E_BOTH_SIDES % {"names": ", ".join(names[pk] for pk in sorted(both, key=int))})
+        return data
 
 
 MOUNT_CHOICES = [("none", _("on foot")), ("walk", _("mount at a walk")), ("trot", _("mount at a trot")),

@@ -66,8 +66,7 @@ def combat_new(request, pk: int):
         return done_combat(request, session, _("Check the form: %(errors)s") % {"errors": form_errors(form)})
     found = Character.objects.in_bulk([int(x) for x in form.cleaned_data["side_a"] + form.cleaned_data["side_b"]])
     fighters = [combat_actions.Fighter(found[int(x)], "a") for x in form.cleaned_data["side_a"]]
-    fighters += [combat_actions.Fighter(found[int(x)], "b") for x in form.cleaned_data["side_b"]
-                 if x not in form.cleaned_data["side_a"]]
+    fighters += [combat_actions.Fighter(found[int(x)], "b") for x in form.cleaned_data["side_b"]]
     try:
         combat_actions.combat_start(session=session, by=request.user, fighters=fighters)
     except SessionError as err:
