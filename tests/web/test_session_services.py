@@ -130,6 +130,11 @@ def test_incapacitated_character_cannot_be_called_and_nothing_changes():
     with pytest.raises(SessionError, match="cannot act"):
         check_request(session=session, by=mayor, characters=[hero], trait="manos")
     assert _state_snapshot(session) == before and not Check.objects.exists()
+    # called with another, the refusal says which one cannot (a walk read only "This character…")
+    with pytest.raises(SessionError) as refused:
+        check_request(session=session, by=mayor, characters=[seated[1][1], hero], trait="manos")
+    assert str(refused.value).startswith(f"{hero.name}: ") and "cannot act" in str(refused.value)
+    assert _state_snapshot(session) == before and not Check.objects.exists()
 
 
 def test_fr_mode_4_phase_1_played_card_to_own_deck_unchosen_to_shared_discard():

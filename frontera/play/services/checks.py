@@ -61,6 +61,7 @@ from frontera.sql import column, rows, table, update
 
 E_FEW_PARTICIPANTS = _("An opposed check needs at least two participants.")
 E_SAME_CHARACTER_TWICE = _("%(name)s can take part only once in a check.")
+E_WHO = _("%(name)s: %(reason)s")  # a refusal that names whom it is about
 E_DRAW_FIRST = _("Draw the cards before choosing one.")
 E_ALREADY_CHOSEN = _("A card was already chosen for %(name)s in this check.")
 E_CHECK_RESOLVED = _("This check is already resolved.")
@@ -207,8 +208,11 @@ def _called(session: GameSession, kind: str, entries: Sequence[Entry], difficult
             achispado = None
             if sheet.sobriety == -1:  # FR-SOB-1: Achispado draws from the dead man's hand first
                 achispado = Card.from_uid(rules_session.draw_dead_mans_hand(state, rng, 1)[0]).code
-            count, breakdown = count_cards(sheet, entry.trait, entry.skill, entry.modifier, achispado,
-                                           catalogue=catalogue)
+            try:
+                count, breakdown = count_cards(sheet, entry.trait, entry.skill, entry.modifier, achispado,
+                                               catalogue=catalogue)
+            except RulesError as err:  # which of the characters called (it said "This character…")
+                raise SessionError(E_WHO % {"name": character.name, "reason": rules_message(err)}) from err
             called.append((entry, seat, count, breakdown, achispado))
     except RulesError as err:
         raise SessionError(rules_message(err)) from err
