@@ -369,3 +369,17 @@ def test_fr_opp_1_the_reveal_says_the_other_loses_when_there_is_one():
     assert text.endswith(f"Gana {hero.name}; el otro pierde."), text
     with translation.override("en"):
         assert render_message(line.message, line.params).endswith(f"{hero.name} wins; the other loses.")
+
+
+def test_the_phone_shows_its_characters_money():
+    """A walk through a gambling night found the money a player's character left the banca with
+    only in the feed: the phone's character shows it."""
+    from django.test import Client
+    session, mayor, [(player, hero), _], _ = make_table(players=2)
+    character = Character.objects.get(pk=hero.pk)
+    character.sheet = {**character.sheet, "money": 43}
+    character.save(update_fields=["sheet"])
+    client = Client()
+    client.force_login(player)
+    page = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").text
+    assert f'Dinero <strong data-testid="money-{hero.pk}">$43</strong>' in page
