@@ -6,7 +6,8 @@ from django.urls import reverse
 
 from frontera.play.models import GameSession, SessionEvent
 from frontera.play.services.checks import check_request
-from frontera.play.services.core import SessionError
+from frontera.play.services import core
+from frontera.play.services.core import SessionError, session_topic
 from frontera.play.services.sessions import session_end, session_start
 from tests.factories import make_table
 
@@ -91,7 +92,7 @@ def test_the_phones_show_that_the_session_ended():
     assert 'data-testid="session-ended"' in phone.get(url, HTTP_HX_REQUEST="true").text
 
 
-def test_an_ended_session_leads_to_the_next():
+def test_an_ended_session_leads_to_the_next(monkeypatch):
     """A walk through an evening found an ended session's page a dead end: the Mayor's says where
     to start the next session, and, once it is started, leads to it, as a phone's does (before it,
     a phone leads back to the campaign)."""
@@ -103,7 +104,16 @@ def test_an_ended_session_leads_to_the_next():
     assert "Empezar la siguiente sesión…" in mayor_page and 'data-testid="later-session"' not in mayor_page
     phone_page = _client(player).get(session.get_absolute_url()).text
     assert f'href="{session.campaign.get_absolute_url()}" data-testid="back-to-campaign"' in phone_page
+    events = SessionEvent.objects.filter(session=session).count()
+    pushes = []
+    monkeypatch.setattr(core, "publish_on_commit", lambda topic, version, regions=None, actor=None:
+                        pushes.append((topic, version, regions)))
     later = session_start(campaign=session.campaign, by=mayor, characters=[hero])
+    # the ended session's log says so: its open pages are pushed, and show the way on
+    told = SessionEvent.objects.filter(session=session).order_by("-pk")
+    assert told.count() == events + 1 and told[0].message == "Session %(number)s has started."
+    assert told[0].params == {"number": later.number}
+    assert (session_topic(session.pk), told[0].pk, None) in pushes  # every region of its pages
     for who in (mayor, player):
         page = _client(who).get(session.get_absolute_url()).text
         assert f'href="{later.get_absolute_url()}" data-testid="later-session"' in page, who

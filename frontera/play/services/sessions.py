@@ -116,7 +116,20 @@ def session_start(
         log.decide(gettext_noop("Everyone, the Mayor included, gets 8 cards face down. Nobody may look at them "
                                 "until phase 2."), rules=["FR-MODE-2"])
     log.flush()
+    _tell_the_last_session(campaign, session, by)
     return session
+
+
+def _tell_the_last_session(campaign: Campaign, session: GameSession, by) -> None:
+    """The campaign's previous session, if it has ended, says in its log that this one has started:
+    the pages still open on it (phones left there after the evening's first part) are pushed, and
+    show the way to the new one (a walk through an evening found them stale on the ended one)."""
+    previous = GameSession.objects.filter(campaign=campaign, number__lt=session.number).order_by("-number").first()
+    if previous is None or previous.status != GameSession.Status.ENDED:
+        return
+    log = EventLog(previous, by, [])
+    log.decide(gettext_noop("Session %(number)s has started."), number=session.number)
+    log.flush()
 
 
 @transaction.atomic
