@@ -324,7 +324,8 @@ def test_fr_exch_6_a_double_submitted_treasure_vote_is_one_vote(client, htmx):
     client.force_login(player)
     form = form_on(client, _page(session), reverse("play_treasure_share", args=[session.pk, sharing.pk]),
                    fragment="checks")
-    post_twice(client, session, form, form.data, htmx=htmx)
+    # the keeper is chosen, as a person does: the menu names nobody beforehand
+    post_twice(client, session, form, {**form.data, "keeper": [str(hero.pk)]}, htmx=htmx)
     sharing.refresh_from_db()
     assert sharing.chosen["sharing"]["votes"]
 
