@@ -166,7 +166,18 @@ E_DUEL_PAIR = gettext_noop("A pistol duel is between exactly two duellists.")
 
 # explanations of resolved plays (rendered by the UI; same msgid + params convention)
 X_MISS = gettext_noop("%(card)s misses: %(technique)s hits only with %(suit)s.")
+# the reduction says what it is (a walk read "− 2" as unexplained): what Aguante absorbs (FR-CMB-8)
 X_DAMAGE = ngettext(
+    "%(card)s (%(value)s) %(cmp)s Aguante %(aguante)s (%(aguante_base)s + %(cover_bonus)s cover"
+    " + %(mount_bonus)s mount): damage %(damage)s (%(base)s base + %(weapon)s weapon) − %(reduction)s"
+    " absorbed = %(taken)s health level.",
+    "%(card)s (%(value)s) %(cmp)s Aguante %(aguante)s (%(aguante_base)s + %(cover_bonus)s cover"
+    " + %(mount_bonus)s mount): damage %(damage)s (%(base)s base + %(weapon)s weapon) − %(reduction)s"
+    " absorbed = %(taken)s health levels.",
+    "taken",
+)
+# the explanation as fights before it stored it (a fight keeps its explanations' templates)
+X_DAMAGE_BEFORE = ngettext(
     "%(card)s (%(value)s) %(cmp)s Aguante %(aguante)s (%(aguante_base)s + %(cover_bonus)s cover"
     " + %(mount_bonus)s mount): damage %(damage)s (%(base)s base + %(weapon)s weapon) − %(reduction)s"
     " = %(taken)s health level.",

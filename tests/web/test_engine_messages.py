@@ -201,3 +201,15 @@ def test_the_tables_words_read_right_in_both_languages():
         assert gettext("Moral: lose or recover levels") == "Morale: lose or recover levels"
         assert gettext("one level of Moral lost") == "one level of Morale lost"
         assert gettext("The loser loses 1 Moral.") == "The loser loses 1 level of Morale."
+
+
+def test_fr_cmb_8_the_damage_explanation_says_what_aguante_absorbed():
+    """A walk through a fight read "daño 1 (1 base + 0 arma) − 2 = 0" and could not tell what the 2
+    was: the reduction is what Aguante absorbs (FR-CMB-8). A fight's stored explanation from before
+    still reads with its plural."""
+    params = {**DAMAGE, "cmp": "=", "reduction": 2, "taken": 0}
+    with translation.override("es"):
+        assert engine_text(combat.X_DAMAGE, params).endswith("daño 2 (1 base + 1 arma) − 2 absorbido = 0 niveles de Salud.")
+        assert engine_text(combat.X_DAMAGE_BEFORE, {**params, "taken": 2}).endswith("= 2 niveles de Salud.")
+    with translation.override("en"):
+        assert engine_text(combat.X_DAMAGE, params).endswith("− 2 absorbed = 0 health levels.")
