@@ -203,3 +203,19 @@ def test_engine_errors_name_the_characters_not_their_keys():
         combat_reveal(combat=combat, by=mayor)
     assert m1.name in str(err.value) or m2.name in str(err.value)
     assert f"k{m1.pk}" not in str(err.value)
+
+
+def test_fr_cmb_4_a_declaration_names_its_weapon(client):
+    """A walk through a fight read "Disparo rápido → Esbirro (corto)" without the weapon: the
+    declaration says it, by the campaign's name for it, in the reader's language."""
+    session, mayor, (p1, hero), _, (m1, m2), combat = _fight()
+    for minion in (m1, m2):
+        combat_declare(combat=combat, by=mayor, character=minion, technique="pelea", target=hero)
+        combat_draw(combat=combat, by=mayor, character=minion)
+    combat_declare(combat=combat, by=p1, character=hero, technique="disparo_rapido", target=m1, band="corto",
+                   weapon="revolver")
+    client.force_login(p1)
+    spanish = client.get(session.get_absolute_url(), {"fragment": "combat"}, HTTP_ACCEPT_LANGUAGE="es", **HX).text
+    assert f"Disparo rápido (Revólver) → {m1.name} (corto)" in spanish
+    english = client.get(session.get_absolute_url(), {"fragment": "combat"}, HTTP_ACCEPT_LANGUAGE="en", **HX).text
+    assert f"Quick draw (Revolver) → {m1.name} (short)" in english

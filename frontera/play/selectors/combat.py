@@ -88,6 +88,8 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
             "aguante": spec["aguante"], "cover": spec["cover"],
             "declared": decl is not None,
             "technique": glossary.name("technique", decl["technique"]) if decl and decl.get("technique") else "",
+            # the weapon declared, by the campaign's name for it ("melee weapon → …" did not say which)
+            "weapon_name": weapon_names().get(decl["weapon"], decl["weapon"]) if decl and decl.get("weapon") else "",
             "moves_only": bool(decl) and decl.get("action") == "move",
             "targets": [(names.get(t, t), glossary.name("band", band).lower())
                         for t, band in (decl or {}).get("targets", {}).items()],
