@@ -146,6 +146,8 @@ def test_fr_mode_4_a_withdrawn_fight_returns_the_turns_draws_unrevealed_and_says
     client.force_login(mayor)
     page = client.get(session.get_absolute_url()).text
     assert 'data-testid="withdraw-fight"' in page
+    # told apart from ending it: a walk found the two buttons side by side, asking almost the same
+    assert "Retirar la pelea (fue un error)" in page
     client.post(reverse("play_combat_step", args=[session.pk, combat.pk, "retirar"]), HTTP_HX_REQUEST="true")
     combat.refresh_from_db()
     assert combat.status == CombatRound.Status.WITHDRAWN
