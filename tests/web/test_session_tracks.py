@@ -214,3 +214,20 @@ def test_the_tools_form_says_which_fields_each_action_reads(client):
                      "hours": "rest", "drinks": "drink"}
     assert 'data-shown-by="action"' in page
     assert not re.search(r'name="(note|character|action)"[^>]*data-shown-for', page)
+
+
+def test_fr_hlt_1_fr_hlt_4_a_change_without_effect_says_so():
+    """A walk through an evening read "Sano → Sano" after a Salud +1 on an unhurt character and after
+    a 3 m fall softened by an Agilidad Éxito, and took it for a mistake: such lines say nothing
+    changes."""
+    from frontera.play.selectors.core import render_message
+    session, mayor, seated, _ = make_table()
+    hero = seated[0][1]
+    track_change(session=session, by=mayor, character=hero, track="health", amount=1)
+    accident(session=session, by=mayor, character=hero, cause="fall", metres=3, agility="success")
+    lines = list(SessionEvent.objects.filter(session=session, kind="decision").order_by("-pk")[:2])
+    with translation.override("es"):
+        texts = [render_message(e.message, e.params) for e in reversed(lines)]
+    assert texts == [f"El Mayor cambia Salud de {hero.name}: ya está en Sano, no cambia nada.",
+                     f"{hero.name} sufre una caída: no pierde ningún nivel de Salud, sigue Sano."]
+    assert _sheet(hero).health == 0

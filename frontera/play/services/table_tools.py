@@ -119,7 +119,10 @@ def track_change(*, session: GameSession, by, character: Character, track: str, 
     save_sheet(character, sheet)
     log = EventLog(session, by, [], note=note)
     rule = {"health": "FR-HLT-1", "morale": "FR-MOR-1", "sobriety": "FR-SOB-1"}[track]
-    log.decide(gettext_noop("The Mayor changes %(who)s's %(track)s: %(before)s → %(after)s."), rules=[rule],
+    # a change the track's end leaves without effect says so ("Sano → Sano" read as a mistake)
+    said = (gettext_noop("The Mayor changes %(who)s's %(track)s: %(before)s → %(after)s.") if after != before
+            else gettext_noop("The Mayor changes %(who)s's %(track)s: already %(after)s, nothing changes."))
+    log.decide(said, rules=[rule],
                who=character.name, track=msg(TRACK_LABELS[track]), before=level_name(track, before),
                after=level_name(track, after))
     sync_combat(session, character, sheet, log)  # the override wins over the fight's automated result
@@ -148,7 +151,8 @@ def accident(*, session: GameSession, by, character: Character, cause: str, metr
         raise SessionError(rules_message(err)) from err
     save_sheet(character, sheet)
     log = EventLog(session, by, [], note=note)
-    log.decide(gettext_noop("%(who)s suffers %(cause)s: %(damage)s of Salud lost, %(before)s → %(after)s."),
+    log.decide(gettext_noop("%(who)s suffers %(cause)s: %(damage)s of Salud lost, %(before)s → %(after)s.") if damage
+               else gettext_noop("%(who)s suffers %(cause)s: no level of Salud lost, still %(after)s."),
                rules=["FR-HLT-4", "FR-HLT-1"], who=character.name, cause=msg(ACCIDENT_LABELS.get(cause, cause)),
                damage=msg(N_LEVELS, n=damage), before=level_name("health", before), after=level_name("health", sheet.health))
     sync_combat(session, character, sheet, log)
