@@ -188,3 +188,17 @@ def test_fr_chk_5_a_healers_success_says_when_the_level_comes_back():
         text = render_message(line.message, line.params)
     assert f"{rival.name} recupera un nivel de Salud tras 1 hora en vez de 8 horas con descanso" in text
     assert text.endswith("ahora no devuelve nada: cuando pase ese tiempo, el Mayor le devuelve el nivel (+1).")
+
+
+def test_fr_chk_5_a_healers_check_offers_no_again(client):
+    """"Again…" refills the call dialog with a check's trait and title: on a healer's check it would
+    call a bare Cabeza check titled "medical attention", with no medical attention behind it (a walk
+    found it offered on one). The Mayor's own checks keep it."""
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    set_tracks(rival, health=-1)
+    treatment = medical_request(session=session, by=mayor, healer=hero, patient=rival)
+    plain = check_request(session=session, by=mayor, characters=[rival], trait="manos")
+    client.force_login(mayor)
+    page = client.get(session.get_absolute_url()).text
+    assert f'data-testid="again-{plain.pk}"' in page
+    assert f'data-testid="again-{treatment.prueba.pk}"' not in page

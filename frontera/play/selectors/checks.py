@@ -220,6 +220,10 @@ def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = N
             "open": prueba.status != Check.Status.RESOLVED,
             "withdrawn": prueba.withdrawn,
             "can_withdraw": viewer.is_mayor and prueba.status != Check.Status.RESOLVED and not getattr(prueba, "owned", True),
+            # "Again…" refills the call dialog: for the Mayor's own trait checks, not for one a table
+            # action made (medical attention, a banca's attempt to leave: its title is the table's),
+            # which the dialog would repeat as a bare check
+            "can_repeat": viewer.is_mayor and prueba.kind == Check.Kind.TRAIT and not prueba.label_msg,
             "participants": (rows_of := [_participant_row(p, prueba, viewer, knowledge, participants)
                                          for p in participants]),
             # a player's view of another's check: no form, no card or odds of their own in it, so
