@@ -579,3 +579,18 @@ def test_fr_exch_6_a_sharers_vote_names_nobody_until_they_choose(client):
     assert answer.headers.get("X-Live-Refused") and "Choose among the sharers." in answer.text
     sharing.refresh_from_db()
     assert SessionEvent.objects.filter(session=session).count() == events and not sharing.chosen["sharing"]["votes"]
+
+
+def test_fr_exch_6_a_withdrawn_sharing_is_named_as_one():
+    """A walk through an evening withdrew a treasure sharing and read "withdraws the exchange between
+    …": the line names the sharing and its sharers."""
+    from frontera.play.services.exchanges import exchange_cancel
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    _treasure_in_phase_1(session)
+    sharing = treasure_share_start(session=session, by=mayor, sharers=[hero, rival], count=1, swaps=0)
+    exchange_cancel(exchange=sharing, by=mayor)
+    line = SessionEvent.objects.filter(session=session, kind="decision").latest("pk")
+    with translation.override("es"):
+        assert render_message(line.message, line.params) == \
+            f"El Mayor retira el reparto del Tesoro entre {hero.name}, {rival.name}: no se había movido ninguna carta."
+    assert_conserved(session)

@@ -439,8 +439,13 @@ def exchange_cancel(*, exchange: Exchange, by) -> Exchange:
     exchange.status = Exchange.Status.CANCELLED
     exchange.save(update_fields=["status"])
     log = EventLog(session, by, [])
-    log.decide(gettext_noop("The Mayor withdraws the exchange between %(a)s and %(b)s: no card had moved."),
-               rules=EXCHANGE_RULES[exchange.kind], a=exchange.first_name,
-               b=msg(exchange.second_name) if exchange.second == MAYOR_SEAT else exchange.second_name)
+    sharing = exchange.chosen.get("sharing") if isinstance(exchange.chosen, dict) else None
+    if sharing:  # a treasure sharing is named as one (it read "the exchange between…")
+        log.decide(gettext_noop("The Mayor withdraws the sharing of the Tesoro among %(who)s: no card had moved."),
+                   rules=["FR-EXCH-6"], who=", ".join(sharing["names"][s] for s in sharing["sharers"]))
+    else:
+        log.decide(gettext_noop("The Mayor withdraws the exchange between %(a)s and %(b)s: no card had moved."),
+                   rules=EXCHANGE_RULES[exchange.kind], a=exchange.first_name,
+                   b=msg(exchange.second_name) if exchange.second == MAYOR_SEAT else exchange.second_name)
     log.flush()
     return exchange
