@@ -190,7 +190,7 @@ class Check(TableRequest):
     label_msg = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.REQUESTED)
     # Withdrawn by the Mayor before it resolved: closed (status resolved) with no outcome, its drawn
-    # cards gone back where unchosen cards go (services.checks.check_withdraw).
+    # cards gone back where unchosen cards go (services.check_withdrawal).
     withdrawn = models.BooleanField(default=False)
 
     class Meta(TableRequest.Meta):

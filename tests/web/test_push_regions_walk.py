@@ -20,7 +20,8 @@ from django.test import Client
 from frontera.live import bus
 from frontera.play.models import Check, Participant
 from frontera.play.selectors.core import viewer_for
-from frontera.play.services.checks import check_choose, check_draw, check_request, check_withdraw
+from frontera.play.services.check_withdrawal import check_withdraw
+from frontera.play.services.checks import check_choose, check_draw, check_request
 from frontera.play.services.core import SessionError
 from frontera.play.views.common import PHONE_FRAGMENTS
 from frontera.play.views.pushed import shown_regions

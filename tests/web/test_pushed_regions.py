@@ -16,7 +16,8 @@ from frontera.accounts.models import LogIn
 from frontera.campaigns.models import Membership
 from frontera.live import bus
 from frontera.play.selectors.core import session_version
-from frontera.play.services.checks import check_draw, check_request, check_withdraw
+from frontera.play.services.check_withdrawal import check_withdraw
+from frontera.play.services.checks import check_draw, check_request
 from tests.factories import make_table
 from tests.web.test_session_regions import _normalised
 

@@ -14,7 +14,8 @@ from django.urls import reverse
 from frontera.live import bus
 from frontera.live.views import event_stream, format_event
 from frontera.play.selectors.core import session_version
-from frontera.play.services.checks import check_choose, check_draw, check_request, check_withdraw
+from frontera.play.services.check_withdrawal import check_withdraw
+from frontera.play.services.checks import check_choose, check_draw, check_request
 from frontera.play.services.table_tools import track_change
 from frontera.play.views.common import DASHBOARD_FRAGMENTS, PHONE_FRAGMENTS
 from tests.factories import make_table

@@ -10,13 +10,13 @@ from django.urls import reverse
 from django.utils import translation
 
 from frontera.play.models import Check, GameSession, SessionEvent
+from frontera.play.services.check_withdrawal import check_withdraw
 from frontera.play.services.checks import (
     E_CHECK_RESOLVED,
     Entry,
     check_choose,
     check_draw,
     check_request,
-    check_withdraw,
     opposed_request,
 )
 from frontera.play.services.core import SessionError

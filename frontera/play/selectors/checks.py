@@ -123,7 +123,7 @@ def _participant_row(p: Participant, prueba: Check, viewer: Viewer, knowledge: _
     held = holds(p, viewer)
     can_act = viewer.is_mayor or p.seat in viewer.seats
     # A withdrawn check is closed (status resolved) but revealed nothing: its drawn cards, and an opposed
-    # check's face-down choices, went back unrevealed (services.checks.check_withdraw, FR-MODE-7).
+    # check's face-down choices, went back unrevealed (services.check_withdrawal, FR-MODE-7).
     # None of them is shown, as drawn or as played, to anyone.
     revealed = p.status == Check.Status.RESOLVED and not prueba.withdrawn
     drawn = cards_view(p.drawn) if held and p.status != Check.Status.REQUESTED and not prueba.withdrawn else []

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from django.db import transaction
-from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from frontera import glossary
 from frontera.campaigns.permissions import can_act_for, can_run_session, is_mayor_of, is_member_of
@@ -552,57 +552,3 @@ def _refresh_check(prueba: Check, session: GameSession, by, statuses: Sequence[s
 
 
 TRAIT_CHOICES = glossary.choices("trait", TRAITS)
-
-
-E_NOT_WITHDRAWABLE = _("This check belongs to %(what)s: call that off instead.")
-
-
-@transaction.atomic
-def check_withdraw(*, prueba: Check, by) -> Check:
-    """The Mayor withdraws a check he called by mistake, before it resolves. Every card drawn for
-    it goes back where unchosen cards go, by the rules' own movement (FR-MODE-4, 7, 10, 11), a
-    face-down choice of an opposed check included: nothing is revealed. The check closes with no
-    outcome and the log says it was withdrawn. A healer's check takes its medical attention with it
-    (a walk through an evening found a wrong healer or patient stuck: nothing could call it off). A
-    resolved check is refused, and so is one another action waits on (a banca's attempt to leave, a
-    contest, a pistol duel's round: call that off instead). Withdrawing twice changes nothing."""
-    session = lock_session(prueba.session)
-    prueba = Check.objects.select_for_update().get(pk=prueba.pk, session=session)
-    if prueba.withdrawn:
-        return prueba
-    if prueba.status == Check.Status.RESOLVED:
-        raise SessionError(E_CHECK_RESOLVED)
-    owner = next((what for what, taken in (
-        (gettext("a gambling game"), prueba.gambles.exists()),
-        (gettext("a pistol duel"), prueba.pistol_duels.exists()),
-    ) if taken), None)
-    if owner:
-        raise SessionError(E_NOT_WITHDRAWABLE % {"what": owner})
-    before = load_state(session)
-    state, events = before, []
-    participants = list(prueba.participants.select_related("character").select_for_update())
-    try:
-        for participant in participants:
-            if participant.engine_check in state.pending.get(participant.seat, {}):
-                state, more = rules_session.settle_check(state, participant.seat, participant.engine_check,
-                                                         "withdrawn")
-                events += more
-    except RulesError as err:
-        raise SessionError(rules_message(err)) from err
-    for participant in participants:
-        participant.status, participant.outcome = Check.Status.RESOLVED, ""
-        participant.save(update_fields=["status", "outcome"])
-    prueba.status, prueba.withdrawn = Check.Status.RESOLVED, True
-    prueba.save(update_fields=["status", "withdrawn"])
-    prueba.treatments.all().delete()  # the medical attention is called off with its check
-    save_state(session, state)
-    log = EventLog(session, by, [])
-    log.cards(events, before, state, prueba=prueba)
-    log.decide(gettext_noop("The Mayor withdraws the check (%(what)s): %(cards)s back where unchosen cards go."),
-               rules=["FR-MODE-4", "FR-MODE-7"], prueba=prueba,
-               what=", ".join(p.character.name for p in participants), cards=msg(N_CARDS, n=len(events)))
-    # the check and the feed change, and the decks and zones only if drawn cards went back (a check
-    # withdrawn before any draw moves no card: the pages need not build their cards again)
-    log.regions = {CHECKS, FEED, *log.moved_regions()}
-    log.flush()
-    return prueba

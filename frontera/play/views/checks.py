@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 from frontera.campaigns.permissions import can_act_for
 from frontera.play.forms.checks import CheckRequestForm, ChooseForm, OpposedRequestForm
 from frontera.play.models import Check, GameSession, Participant
+from frontera.play.services import check_withdrawal
 from frontera.play.services import checks as checks_actions
 from frontera.play.services.checks import Entry
 from frontera.play.services.core import NotAllowed, SessionError
@@ -121,7 +122,7 @@ def check_withdraw(request, pk: int, check_id: int):
     session = session_for_mayor(request.user, pk)
     prueba = get_object_or_404(Check, pk=check_id, session=session)
     try:
-        checks_actions.check_withdraw(prueba=prueba, by=request.user)
+        check_withdrawal.check_withdraw(prueba=prueba, by=request.user)
     except SessionError as err:
         return done(request, session, error=str(err))
     return done(request, session)
