@@ -178,8 +178,8 @@ def test_fr_chk_5_a_healers_check_is_titled_in_each_readers_language(client):
 
 def test_fr_chk_5_a_healers_success_says_when_the_level_comes_back():
     """A walk through an evening read "recupera un nivel de Salud en 1 hora … Por sí sola no devuelve
-    nada" and the Mayor could not tell whether to give the level back: the line says it gives
-    nothing now, and that the Mayor gives it back when the time has passed (FR-HLT-2)."""
+    nada" and the Mayor could not tell whether to give the level back: the line says the Mayor gives
+    it back when the time has passed (FR-HLT-2)."""
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
     set_tracks(rival, health=-1)
     _treat(session, p1, hero, rival, "D")
@@ -187,7 +187,7 @@ def test_fr_chk_5_a_healers_success_says_when_the_level_comes_back():
     with translation.override("es"):
         text = render_message(line.message, line.params)
     assert f"{rival.name} recupera un nivel de Salud tras 1 hora en vez de 8 horas con descanso" in text
-    assert text.endswith("ahora no devuelve nada: cuando pase ese tiempo, el Mayor le devuelve el nivel (+1).")
+    assert text.endswith("; el Mayor se lo devuelve (+1) cuando haya pasado ese tiempo.")
 
 
 def test_fr_chk_5_a_healers_check_offers_no_again(client):

@@ -136,6 +136,7 @@ def one_check(seats: Iterable[str]) -> set[str]:
 
 
 NOTE_LENGTH = 120  # the Mayor's note on an action (the table tools' form allows as much)
+MESSAGE_LENGTH = SessionEvent._meta.get_field("message").max_length
 
 
 @dataclass
@@ -158,6 +159,8 @@ class EventLog:
     note: str = ""
 
     def decide(self, message: str, *, rules: Sequence[str] = (), prueba: Check | None = None, **params) -> None:
+        if len(message) > MESSAGE_LENGTH:  # PostgreSQL refuses it at the write; SQLite would keep it
+            raise ValueError(f"a logged message is at most {MESSAGE_LENGTH} characters: {message!r}")
         note = self.note.strip()[:NOTE_LENGTH]
         if note and not any(row.kind == SessionEvent.Kind.DECISION for row in self.rows):
             params["note"] = note

@@ -98,8 +98,7 @@ def _treatment_result(session: GameSession, treatment: Treatment, card, log: Eve
         # what to do with it said plainly: "it restores nothing by itself" beside "recovers a level"
         # left the Mayor unsure whether to give the level back now
         log.decide(gettext_noop("Medical attention works: %(patient)s recovers a level of Salud after %(medical)s "
-                                "instead of %(rest)s with rest; it gives nothing back now: when that time has passed, "
-                                "the Mayor gives the level back (+1)."),
+                                "instead of %(rest)s with rest; the Mayor gives it back (+1) once that time has passed."),
                    rules=["FR-CHK-5", "FR-HLT-2"], prueba=treatment.prueba, patient=patient.name,
                    medical=_duration(health_recovery_time(level, "medical")),
                    rest=_duration(health_recovery_time(level, "rest")))
