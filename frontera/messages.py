@@ -6,7 +6,8 @@ logged feed message.
   the number in its count parameter, so each language uses its own plural rule.
 - A parameter that is itself a message (``{"_msg": msgid, **params}``, the feed's convention) is
   translated first; a number with decimals (``{"_decimal": "7.50"}``, a dollar figure) is written
-  the reader's way ("7,50" in Spanish); a parameter that is an internal key of the game's vocabulary (a technique, a
+  the reader's way ("7,50" in Spanish); a list of names (``{"_names": [...]}``) is joined the
+  reader's way ("Ana, Bea y Carla"); a parameter that is an internal key of the game's vocabulary (a technique, a
   trait, a suit...) becomes its word in the user's language (:mod:`frontera.glossary`); a list of
   messages is translated item by item and joined with commas.
 """
@@ -40,6 +41,8 @@ def engine_text(template: str, params: Mapping[str, object] | None = None) -> st
             value = engine_text(value["_msg"], {k: v for k, v in value.items() if k != "_msg"})
         elif isinstance(value, Mapping) and "_decimal" in value:
             value = decimal_text(value["_decimal"])
+        elif isinstance(value, Mapping) and "_names" in value:
+            value = names_text(value["_names"])
         elif isinstance(value, Mapping) and "_es" in value:
             value = in_language(value)
         elif isinstance(value, list) and value and all(isinstance(v, Mapping) and "_msg" in v for v in value):
@@ -65,6 +68,27 @@ def decimal(value, places: int = 2) -> dict:
     """A number with ``places`` decimals as a logged message's parameter: stored exact ("7.50"),
     written in the reader's language when the message is (:func:`engine_text`)."""
     return {"_decimal": f"{Decimal(str(value)):.{places}f}"}
+
+
+def names(items) -> dict:
+    """Names as a logged message's parameter, joined in the reader's language when the message is
+    (:func:`engine_text`): "Ana, Bea y Carla", "Ana, Bea and Carla" (they were joined with commas
+    only, "Tablas entre Clementine, Djamal")."""
+    return {"_names": [str(item) for item in items]}
+
+
+# Spanish writes "e" for "y" before a word that starts with the sound i ("Ana e Isabel", "Ana e
+# Hilario"), not before a diphthong ("Ana y Iago", "y hielo")
+_I_SOUND = re.compile(r"(?i)h?[ií](?![aeouáéóú])")
+
+
+def names_text(items: list[str]) -> str:
+    if len(items) < 2:
+        return "".join(items)
+    rest, last = ", ".join(items[:-1]), items[-1]
+    if (get_language() or "").startswith("es") and _I_SOUND.match(last):
+        return gettext("%(rest)s e %(last)s") % {"rest": rest, "last": last}
+    return gettext("%(rest)s and %(last)s") % {"rest": rest, "last": last}
 
 
 def decimal_text(stored: str) -> str:

@@ -213,3 +213,22 @@ def test_fr_cmb_8_the_damage_explanation_says_what_aguante_absorbed():
         assert engine_text(combat.X_DAMAGE_BEFORE, {**params, "taken": 2}).endswith("= 2 niveles de Salud.")
     with translation.override("en"):
         assert engine_text(combat.X_DAMAGE, params).endswith("− 2 absorbed = 0 health levels.")
+
+
+@pytest.mark.parametrize(("items", "spanish", "english"), [
+    (["Ana"], "Ana", "Ana"),
+    (["Ana", "Bea"], "Ana y Bea", "Ana and Bea"),
+    (["Ana", "Bea", "Carla"], "Ana, Bea y Carla", "Ana, Bea and Carla"),
+    (["Ana", "Isabel"], "Ana e Isabel", "Ana and Isabel"),
+    (["Ana", "Hilario"], "Ana e Hilario", "Ana and Hilario"),
+    (["Ana", "Iago"], "Ana y Iago", "Ana and Iago"),
+])
+def test_names_in_a_feed_line_are_joined_the_readers_way(items, spanish, english):
+    """A walk through an evening read "Tablas entre Clementine, Djamal": a list of names is joined
+    with "y" (or "e" before the sound i) in Spanish and "and" in English."""
+    from frontera.messages import names
+    params = {"tied": names(items)}
+    with translation.override("es"):
+        assert engine_text("%(tied)s", params) == spanish
+    with translation.override("en"):
+        assert engine_text("%(tied)s", params) == english

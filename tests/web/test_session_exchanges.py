@@ -592,5 +592,20 @@ def test_fr_exch_6_a_withdrawn_sharing_is_named_as_one():
     line = SessionEvent.objects.filter(session=session, kind="decision").latest("pk")
     with translation.override("es"):
         assert render_message(line.message, line.params) == \
-            f"El Mayor retira el reparto del Tesoro entre {hero.name}, {rival.name}: no se había movido ninguna carta."
+            f"El Mayor retira el reparto del Tesoro entre {hero.name} y {rival.name}: no se había movido ninguna carta."
     assert_conserved(session)
+
+
+def test_fr_exch_6_a_sharers_vote_and_the_sharers_read_as_sentences():
+    """A vote read "Hero says Hero, Rival should keep the Tesoro card(s)" and the sharers were listed
+    with a comma only: the vote says which card to whom, and names are joined the reader's way."""
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    _treasure_in_phase_1(session)
+    treasure_share_start(session=session, by=mayor, sharers=[hero, rival], count=2, swaps=0)
+    sharing = Exchange.objects.get(session=session, kind="treasure_take")
+    treasure_share_vote(exchange=sharing, by=p1, sharer=hero, keepers=[hero, rival])
+    lines = list(SessionEvent.objects.filter(session=session, kind="decision").order_by("-pk")[:2])
+    with translation.override("es"):
+        vote, start = (render_message(e.message, e.params) for e in lines)
+    assert vote == f"{hero.name} dice: la carta 1 para {hero.name}, la carta 2 para {rival.name}."
+    assert f"entre {hero.name} y {rival.name}:" in start

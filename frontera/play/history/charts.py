@@ -129,7 +129,8 @@ def _tracks(session: GameSession, names: Names) -> dict:
     colour = _colours(names)
     changes: list[dict] = []
     for pk, message, params in decisions:
-        if not isinstance(params, dict) or params.get("who") not in by_name:
+        # (a line about several characters names them as a list: not a track change of one)
+        if not isinstance(params, dict) or not isinstance(params.get("who"), str) or params["who"] not in by_name:
             continue
         for key in ("after", "health_after", "morale_after", "sobriety_after"):
             value = params.get(key)

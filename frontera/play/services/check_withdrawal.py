@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
+from frontera.messages import names as listed  # a list of names, joined the reader's way
 from frontera.play.models import Check
 from frontera.play.services.checks import E_CHECK_RESOLVED
 from frontera.play.services.core import (
@@ -71,7 +72,7 @@ def check_withdraw(*, prueba: Check, by) -> Check:
     log.cards(events, before, state, prueba=prueba)
     log.decide(gettext_noop("The Mayor withdraws the check (%(what)s): %(cards)s back where unchosen cards go."),
                rules=["FR-MODE-4", "FR-MODE-7"], prueba=prueba,
-               what=", ".join(p.character.name for p in participants), cards=msg(N_CARDS, n=len(events)))
+               what=listed(p.character.name for p in participants), cards=msg(N_CARDS, n=len(events)))
     # the check and the feed change, and the decks and zones only if drawn cards went back (a check
     # withdrawn before any draw moves no card: the pages need not build their cards again)
     log.regions = {CHECKS, FEED, *log.moved_regions()}

@@ -23,6 +23,7 @@ from frontera import glossary
 from frontera.campaigns.permissions import can_act_for, can_run_session, is_mayor_of, is_member_of
 from frontera.characters.models import Character
 from frontera.characters.selectors import campaign_catalogue
+from frontera.messages import names as listed  # a list of names, joined the reader's way
 from frontera.play.models import MAYOR_SEAT, Check, GameSession, Participant, seat_key
 from frontera.play.services.core import (
     BOARD,
@@ -521,7 +522,7 @@ def _reveal(prueba: Check, session: GameSession, by) -> None:
     else:
         losers = len(participants) - len(tied)
         log.decide(N_REVEAL_TIE if losers else REVEAL_TIE_ALL, rules=["FR-OPP-1", "FR-OPP-3"], prueba=prueba,
-                   plays=shown, tied=", ".join(tied), losers=losers)
+                   plays=shown, tied=listed(tied), losers=losers)
     save_state(session, state)
     log.flush()
 

@@ -22,6 +22,7 @@ from frontera.campaigns.permissions import can_act_for, is_mayor_of, is_member_o
 from frontera.characters.models import CatalogueItem, Character
 from frontera.characters.selectors import campaign_catalogue
 from frontera.messages import engine_text
+from frontera.messages import names as listed  # a list of names, joined the reader's way
 from frontera.play.models import MAYOR_SEAT, CombatRound, GameSession, combat_key, seat_key
 from frontera.play.services.core import (
     CARDS_AND_TRACKS,
@@ -583,7 +584,7 @@ def _close_fight(combat: CombatRound, by, *, withdrawn: bool, request_key: str) 
     log.cards(moves, before, state)
     if withdrawn:
         log.decide(FIGHT_WITHDRAWN, rules=["FR-MODE-4", "FR-MODE-7"], turn=combat.turn,
-                   who=", ".join(_fighter_names(combat).values()), cards=msg(N_CARDS, n=len(moves)))
+                   who=listed(_fighter_names(combat).values()), cards=msg(N_CARDS, n=len(moves)))
     else:
         log.decide(FIGHT_OVER, rules=["FR-CMB-1"])
     log.flush()

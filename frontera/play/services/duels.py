@@ -11,12 +11,13 @@ from collections.abc import Sequence
 from dataclasses import replace as dataclass_replace
 
 from django.db import transaction
-from django.utils.translation import gettext_noop
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from frontera import glossary
 from frontera.characters.models import CatalogueItem, Character
 from frontera.characters.selectors import campaign_catalogue
+from frontera.messages import names as listed  # a list of names, joined the reader's way
 from frontera.play.models import (
     MAYOR_SEAT,
     Check,
@@ -78,7 +79,7 @@ def drinking_duel_start(*, session: GameSession, by, characters: Sequence[Charac
                                    created_by=by)
     log = EventLog(session, by, [])
     log.decide(gettext_noop("A duelo de bebida: %(who)s. Everyone drinks once a round; the first in a coma loses."),
-               rules=["FR-SOB-2", "FR-GMB-7"], who=", ".join(c.name for c in characters))
+               rules=["FR-SOB-2", "FR-GMB-7"], who=listed(c.name for c in characters))
     log.flush()
     return gamble
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_noop, ngettext_lazy
 
 from frontera.campaigns.permissions import is_mayor_of
 from frontera.characters.models import Character
+from frontera.messages import names as listed  # a list of names, joined the reader's way
 from frontera.play.models import (
     MAYOR_SEAT,
     Check,
@@ -442,7 +443,7 @@ def exchange_cancel(*, exchange: Exchange, by) -> Exchange:
     sharing = exchange.chosen.get("sharing") if isinstance(exchange.chosen, dict) else None
     if sharing:  # a treasure sharing is named as one (it read "the exchange between…")
         log.decide(gettext_noop("The Mayor withdraws the sharing of the Tesoro among %(who)s: no card had moved."),
-                   rules=["FR-EXCH-6"], who=", ".join(sharing["names"][s] for s in sharing["sharers"]))
+                   rules=["FR-EXCH-6"], who=listed(sharing["names"][s] for s in sharing["sharers"]))
     else:
         log.decide(gettext_noop("The Mayor withdraws the exchange between %(a)s and %(b)s: no card had moved."),
                    rules=EXCHANGE_RULES[exchange.kind], a=exchange.first_name,

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_noop
 from frontera.characters.models import Character
 from frontera.characters.services import character_changed_in_play
 from frontera.messages import decimal
+from frontera.messages import names as listed  # a list of names, joined the reader's way
 from frontera.play.models import MAYOR_SEAT, Check, Exchange, Gamble, GameSession, Participant, seat_key
 from frontera.play.services.checks import Entry, check_what, create_check
 from frontera.play.services.core import (
@@ -251,7 +252,7 @@ def bet_exchange(session: GameSession, by, log: EventLog, bettors: Sequence[tupl
             log.cards(events, before, state)
             log.decide(gettext_noop("Apuesta in Tablas among %(who)s: each takes a random card of the next one's "
                                     "deck."), rules=["FR-EXCH-2"], seed=seed,
-                       who=", ".join(seat_names[p] for p in players))
+                       who=listed(seat_names[p] for p in players))
             Exchange.objects.create(
                 session=session, kind=Exchange.Kind.BET_TIE, first=players[0], second=players[1],
                 first_name=seat_names[players[0]], second_name=seat_names[players[1]], seed=seed, created_by=by,
@@ -332,7 +333,7 @@ def gamble_contest(*, session: GameSession, by, kind: str, characters: Sequence[
     log = EventLog(session, by, [])
     log.decide(gettext_noop("A game of %(kind)s: %(who)s; everyone draws and chooses in secret."),
                rules=["FR-GMB-5"] + (["FR-GMB-6"] if cheats else []) if kind == Gamble.Kind.AZAR else ["FR-GMB-7"],
-               kind=kind_text, who=", ".join(c.name for c in characters))
+               kind=kind_text, who=listed(c.name for c in characters))
     log.flush()
     return gamble
 

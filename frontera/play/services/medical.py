@@ -9,8 +9,8 @@ from __future__ import annotations
 from functools import cache
 
 from django.db import transaction
-from django.utils.translation import gettext_noop
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from frontera.characters.models import Character
 from frontera.characters.selectors import campaign_catalogue

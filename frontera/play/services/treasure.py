@@ -15,6 +15,7 @@ from django.utils.translation import gettext_noop
 
 from frontera.campaigns.permissions import can_act_for
 from frontera.characters.models import Character
+from frontera.messages import names as listed  # a list of names, joined the reader's way
 from frontera.play.models import Exchange, GameSession, seat_key
 from frontera.play.services.core import (
     E_NO_CHARACTERS,
@@ -85,7 +86,7 @@ def _sharing_over(exchange: Exchange, data: dict, log: EventLog) -> None:
     if not any(data["left"].values()):
         exchange.status, exchange.chooser = Exchange.Status.DONE, ""
         log.decide(gettext_noop("The sharing of the Tesoro among %(who)s is over."), rules=["FR-EXCH-6"],
-                   who=", ".join(data["names"][s] for s in data["sharers"]))
+                   who=listed(data["names"][s] for s in data["sharers"]))
 
 
 @transaction.atomic
@@ -134,7 +135,7 @@ def treasure_share_start(*, session: GameSession, by, sharers: Sequence[Characte
                         request_key=request_key, created_by=by)
     exchange.save()
     log = EventLog(session, by, [])
-    who = ", ".join(names[k] for k in keys)
+    who = listed(names[k] for k in keys)
     if cards:
         log.decide(N_SHARING, rules=["FR-EXCH-6"], who=who, count=len(cards),
                    seed=seed)
@@ -173,8 +174,9 @@ def treasure_share_vote(*, exchange: Exchange, by, sharer: Character,
     names = data["names"]
     data = {**data, "votes": votes}
     log = EventLog(session, by, [])
-    log.decide(gettext_noop("%(who)s says %(keepers)s should keep the Tesoro card(s)."), rules=["FR-EXCH-6"],
-               who=names[seat], keepers=", ".join(names[k] for k in named))
+    # which card to whom, by its place, as the agreement says it ("keep(s) the Tesoro card(s)")
+    log.decide(gettext_noop("%(who)s says: %(keepers)s."), rules=["FR-EXCH-6"], who=names[seat],
+               keepers=[msg(gettext_noop("card %(n)s to %(who)s"), n=n, who=names[k]) for n, k in enumerate(named, start=1)])
     if agreed is not None:
         before = load_state(session)
         try:
