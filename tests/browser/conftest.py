@@ -5,6 +5,8 @@ Chromium skips the suite; with CI=true it fails."""
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from tests.servers import ROOT, AppServer
 ARTIFACTS = ROOT / "test-artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
 # The server deals the bonus tables from this seed's sequence (settings.CARDGAMES_SEED): a card
 # game's test meets the same deals run after run, not a lucky shuffle.
 CARDGAMES_SEED = "13"
@@ -74,6 +77,29 @@ def phone(browser, app_server):
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def laptop(browser, app_server):
+    """A factory of pages at the Mayor's 1280x800 (each one a separate person), closed after the test."""
+    contexts = []
+
+    def make():
+        context = browser.new_context(viewport=LAPTOP, base_url=app_server.url, locale="es-ES")
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def set_up(app_server, script: str) -> list[str]:
+    """Run ``script`` in ``manage.py shell`` against the test server's database; what it printed last, split."""
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", script], cwd=ROOT, env=app_server.env,
+                         check=True, capture_output=True, text=True).stdout
+    return out.split()
 
 
 def shot(page, name: str) -> None:

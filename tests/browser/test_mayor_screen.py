@@ -9,7 +9,7 @@ import sys
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import assert_accessible, shot
+from tests.browser.conftest import assert_accessible, set_up, shot
 from tests.browser.test_session_flow import log_in
 from tests.servers import ROOT
 
@@ -177,48 +177,41 @@ def test_ending_a_fight_asks_first(browser, app_server):
         context.close()
 
 
-def test_the_tools_dialog_shows_the_fields_of_the_chosen_action(browser, app_server):
+def test_the_tools_dialog_shows_the_fields_of_the_chosen_action(app_server, laptop):
     """The tools dialog showed all its fields whatever the action (metres fallen beside a drink): it
     shows those the chosen action reads, the character and the note always; a value left in a field
     the action does not read (a Salud change of 9, beyond the form's limit) does not stop the form;
     the note ends the action's line in the feed."""
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP.format(tag="td")], cwd=ROOT,
-                         env=app_server.env, check=True, capture_output=True, text=True).stdout
-    session_url = f"/sesiones/{int(out.split()[-1])}/"
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=app_server.url, locale="es-ES")
-    context.set_default_timeout(10_000)
-    try:
-        mayor = context.new_page()
-        log_in(mayor, "alcalde_td")
-        mayor.goto(session_url)
-        mayor.get_by_test_id("open-tools").click()
-        dialog = mayor.get_by_test_id("dialog")
-        form = dialog.locator("form.table-action")
+    session_url = f"/sesiones/{int(set_up(app_server, SETUP.format(tag='td'))[-1])}/"
+    mayor = laptop()
+    log_in(mayor, "alcalde_td")
+    mayor.goto(session_url)
+    mayor.get_by_test_id("open-tools").click()
+    dialog = mayor.get_by_test_id("dialog")
+    form = dialog.locator("form.table-action")
 
-        def shown() -> set[str]:
-            return set(form.locator("input:visible, select:visible").evaluate_all(
-                "els => els.map(e => e.name).filter(n => n)"))
+    def shown() -> set[str]:
+        return set(form.locator("input:visible, select:visible").evaluate_all(
+            "els => els.map(e => e.name).filter(n => n)"))
 
-        form.locator("input[name=metres]").wait_for(state="attached")
-        expect(form.locator("input[name=metres]")).to_be_hidden()
-        assert shown() == {"character", "action", "amount", "note"}
-        form.locator("input[name=amount]").fill("9")
-        form.locator("select[name=action]").select_option("fall")
-        assert shown() == {"character", "action", "metres", "agility", "note"}
-        shot(mayor, "mayor-screen-tools-fall")
-        form.locator("select[name=action]").select_option("drink")
-        assert shown() == {"character", "action", "drinks", "note"}
-        form.locator("select[name=character]").select_option(label="Eulalia")
-        form.locator("input[name=drinks]").fill("2")
-        form.locator("input[name=note]").fill("invita la casa")
-        dialog.get_by_test_id("apply-action").click()
-        dialog.wait_for(state="hidden")
-        feed = mayor.get_by_test_id("feed")
-        feed.get_by_text(re.compile(r"Eulalia bebe .*Motivo: invita la casa")).wait_for()
-        assert feed.get_by_text("Motivo: invita la casa").count() == 1  # the first drink's line only
-        assert mayor.get_by_test_id("undo").count() == 1  # and both drinks are undone as one
-    finally:
-        context.close()
+    form.locator("input[name=metres]").wait_for(state="attached")
+    expect(form.locator("input[name=metres]")).to_be_hidden()
+    assert shown() == {"character", "action", "amount", "note"}
+    form.locator("input[name=amount]").fill("9")
+    form.locator("select[name=action]").select_option("fall")
+    assert shown() == {"character", "action", "metres", "agility", "note"}
+    shot(mayor, "mayor-screen-tools-fall")
+    form.locator("select[name=action]").select_option("drink")
+    assert shown() == {"character", "action", "drinks", "note"}
+    form.locator("select[name=character]").select_option(label="Eulalia")
+    form.locator("input[name=drinks]").fill("2")
+    form.locator("input[name=note]").fill("invita la casa")
+    dialog.get_by_test_id("apply-action").click()
+    dialog.wait_for(state="hidden")
+    feed = mayor.get_by_test_id("feed")
+    feed.get_by_text(re.compile(r"Eulalia bebe .*Motivo: invita la casa")).wait_for()
+    assert feed.get_by_text("Motivo: invita la casa").count() == 1  # the first drink's line only
+    assert mayor.get_by_test_id("undo").count() == 1  # and both drinks are undone as one
 
 
 FIGHT_SETUP = """
@@ -240,31 +233,24 @@ print(session.pk, minions[-1].pk)
 """
 
 
-def test_a_refused_lock_in_shows_its_reason_where_the_mayor_looks(browser, app_server):
+def test_a_refused_lock_in_shows_its_reason_where_the_mayor_looks(app_server, laptop):
     """A walk through a fight picked two cards for a minion that may play one: the refusal was
     written at the top of the fight, above the column's visible part, and nothing seemed to happen."""
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", FIGHT_SETUP], cwd=ROOT, env=app_server.env,
-                         check=True, capture_output=True, text=True).stdout
-    session_pk, minion_pk = (int(x) for x in out.split()[-2:])
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=app_server.url, locale="es-ES")
-    context.set_default_timeout(10_000)
-    try:
-        mayor = context.new_page()
-        log_in(mayor, "alcalde_fe")
-        mayor.goto(f"/sesiones/{session_pk}/")
-        fighter = mayor.get_by_test_id(f"fighter-{minion_pk}")
-        picks = fighter.locator("label.pick")
-        assert picks.count() >= 2
-        picks.nth(0).click()
-        picks.nth(1).click()
-        fighter.get_by_test_id(f"lock-in-{minion_pk}").click()
-        reason = mayor.get_by_test_id("combat-error")
-        expect(reason).to_contain_text("como mucho 1 carta")
-        mayor.wait_for_timeout(800)  # the smooth scroll's end
-        shot(mayor, "mayor-screen-fight-refused")
-        box = reason.bounding_box()
-        column = mayor.locator(".col-open").bounding_box()
-        assert box["y"] >= column["y"] and box["y"] + box["height"] <= min(column["y"] + column["height"], 800), \
-            (box, column)
-    finally:
-        context.close()
+    session_pk, minion_pk = (int(x) for x in set_up(app_server, FIGHT_SETUP)[-2:])
+    mayor = laptop()
+    log_in(mayor, "alcalde_fe")
+    mayor.goto(f"/sesiones/{session_pk}/")
+    fighter = mayor.get_by_test_id(f"fighter-{minion_pk}")
+    picks = fighter.locator("label.pick")
+    assert picks.count() >= 2
+    picks.nth(0).click()
+    picks.nth(1).click()
+    fighter.get_by_test_id(f"lock-in-{minion_pk}").click()
+    reason = mayor.get_by_test_id("combat-error")
+    expect(reason).to_contain_text("como mucho 1 carta")
+    mayor.wait_for_timeout(800)  # the smooth scroll's end
+    shot(mayor, "mayor-screen-fight-refused")
+    box = reason.bounding_box()
+    column = mayor.locator(".col-open").bounding_box()
+    assert box["y"] >= column["y"] and box["y"] + box["height"] <= min(column["y"] + column["height"], 800), \
+        (box, column)

@@ -1,12 +1,8 @@
 """The phone brings what the table asks of its player into view (static/js/attention.js): a fight's
 declaration, taller than the screen, from the fight's heading, not from its middle."""
 
-import subprocess
-import sys
-
-from tests.browser.conftest import shot
+from tests.browser.conftest import PHONE, set_up, shot
 from tests.browser.test_session_flow import log_in
-from tests.servers import ROOT
 
 SETUP = """
 from tests.factories import make_campaign, make_minion, make_protagonist, make_user
@@ -25,34 +21,27 @@ def _in_view(page, selector: str) -> bool:
                                    return b.top >= 0 && b.bottom <= innerHeight; }""", selector)
 
 
-def test_a_fight_called_on_a_phone_shows_its_declaration_from_the_fights_heading(browser, app_server, phone):
+def test_a_fight_called_on_a_phone_shows_its_declaration_from_the_fights_heading(app_server, laptop, phone):
     """A walk through a fight found the phone scrolled to the middle of the declaration (centred,
     taller than the screen): its heading and first fields above the screen's top."""
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP], cwd=ROOT, env=app_server.env,
-                         check=True, capture_output=True, text=True).stdout
-    session_url = f"/sesiones/{int(out.split()[-1])}/"
+    session_url = f"/sesiones/{int(set_up(app_server, SETUP)[-1])}/"
     player = phone()
     log_in(player, "p_at")
     player.goto(session_url)
     player.locator("#checks").wait_for()
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=app_server.url, locale="es-ES")
-    context.set_default_timeout(10_000)
-    try:
-        mayor = context.new_page()
-        log_in(mayor, "alcalde_at")
-        mayor.goto(session_url)
-        mayor.get_by_test_id("open-fight").click()
-        form = mayor.get_by_test_id("dialog").locator("form.start-fight")
-        form.locator("fieldset").nth(0).get_by_label("Clementine").check()
-        form.locator("fieldset").nth(1).get_by_label("Esbirro").check()
-        form.get_by_role("button", name="Empezar la pelea").click()
-        declaration = player.locator("#combat form.declare")
-        declaration.wait_for()
-        assert declaration.bounding_box()["height"] > 844 / 2  # the case: taller than half the screen
-        player.wait_for_function("() => scrollY > 0")
-        player.wait_for_timeout(800)  # the smooth scroll's end
-        shot(player, "phone-fight-called")
-        assert _in_view(player, "#combat h2")  # "Pelea · turno 1"
-        assert _in_view(player, "#combat form.declare select[name=technique]")
-    finally:
-        context.close()
+    mayor = laptop()
+    log_in(mayor, "alcalde_at")
+    mayor.goto(session_url)
+    mayor.get_by_test_id("open-fight").click()
+    form = mayor.get_by_test_id("dialog").locator("form.start-fight")
+    form.locator("fieldset").nth(0).get_by_label("Clementine").check()
+    form.locator("fieldset").nth(1).get_by_label("Esbirro").check()
+    form.get_by_role("button", name="Empezar la pelea").click()
+    declaration = player.locator("#combat form.declare")
+    declaration.wait_for()
+    assert declaration.bounding_box()["height"] > PHONE["height"] / 2  # the case: taller than half the screen
+    player.wait_for_function("() => scrollY > 0")
+    player.wait_for_timeout(800)  # the smooth scroll's end
+    shot(player, "phone-fight-called")
+    assert _in_view(player, "#combat h2")  # "Pelea · turno 1"
+    assert _in_view(player, "#combat form.declare select[name=technique]")
