@@ -185,6 +185,23 @@ def test_banca_on_the_pages_the_player_may_only_try_to_leave_their_own(client):
     assert gamble.prueba is not None and gamble.prueba.participants.get().character_id == hero.pk
 
 
+def test_fr_gmb_6_a_banca_cheat_is_open_at_the_table_every_page_says_so(client):
+    """FR-GMB-6: the feed tells everyone that the player sits down cheating, and their attempt to
+    leave is a Manos (Maña) check every page shows; the banca's own heading says it to every viewer
+    too (it was the Mayor's only, so a player read it in the feed and not where the banca is)."""
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    honest = banca_begin(session=session, by=mayor, character=rival)
+    cheat = banca_begin(session=session, by=mayor, character=hero, cheating=True)
+    for user in (mayor, p1, p2):
+        client.force_login(user)
+        page = client.get(session.get_absolute_url()).text
+        banca = page.split(f'data-testid="banca-{cheat.pk}"', 1)[1].split("</h3>", 1)[0]
+        assert "cheating: Hands (Knack)" in banca, (user, banca)
+        other = page.split(f'data-testid="banca-{honest.pk}"', 1)[1].split("</h3>", 1)[0]
+        assert "cheating" not in other
+        assert ", cheating:" in page  # the feed's line, as before
+
+
 def _set_money(character, money):
     character.refresh_from_db()
     character.sheet = {**character.sheet, "money": money}

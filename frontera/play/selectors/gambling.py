@@ -50,7 +50,8 @@ def gambling_view(session: GameSession, viewer: Viewer, loaded=None) -> tuple[li
 
 def banca_view(gambles: list[Gamble], characters: dict[int, Character], viewer: Viewer) -> list[dict]:
     """Open bancas: the cards turned are public (played face up, docs/sessions.md), the points,
-    and the buttons the viewer may use: the Mayor turns cards; the player (or the Mayor for them)
+    whether the player cheats (open at the table, as its feed lines and its check say: the check
+    to leave is Manos (Maña) for everyone to see, FR-GMB-6), and the buttons the viewer may use: the Mayor turns cards; the player (or the Mayor for them)
     tries to leave with a check."""
     rows = []
     for gamble in gambles:
