@@ -232,3 +232,23 @@ def test_names_in_a_feed_line_are_joined_the_readers_way(items, spanish, english
         assert engine_text("%(tied)s", params) == spanish
     with translation.override("en"):
         assert engine_text("%(tied)s", params) == english
+
+
+@pytest.mark.django_db
+def test_fr_cmb_1_a_fights_first_line_names_its_sides_the_readers_way():
+    """A walk read "Empieza una pelea: Clementine, Djamal vs Esbirro 1, Esbirro 2": each side's
+    names are joined as a sentence joins them, and the sides by "contra" / "against"."""
+    from frontera.play.models import SessionEvent
+    from frontera.play.services.combat import FIGHT_BEGINS, combat_start
+    from frontera.play.services.fighters import Fighter
+
+    session, mayor, [(_p1, hero), (_p2, other)], minions = make_table(players=2, minions=2)
+    combat_start(session=session, by=mayor, fighters=[Fighter(hero, "posse"), Fighter(other, "posse"),
+                                                      *(Fighter(m, "gang") for m in minions)])
+    line = SessionEvent.objects.get(session=session, message=FIGHT_BEGINS)
+    a, b = f"{hero.name} y {other.name}", f"{minions[0].name} y {minions[1].name}"
+    with translation.override("es"):
+        assert render_message(line.message, line.params).startswith(f"Empieza una pelea: {a} contra {b}. ")
+    with translation.override("en"):
+        assert render_message(line.message, line.params).startswith(
+            f"A fight begins: {a.replace(' y ', ' and ')} against {b.replace(' y ', ' and ')}. ")

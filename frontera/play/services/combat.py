@@ -64,6 +64,7 @@ from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's
 
 # The decisions that delimit a fight and its turns (the history reads fights from them).
 FIGHT_BEGINS = gettext_noop("A fight begins: %(sides)s. NPCs declare and draw first; everyone chooses in secret.")
+FIGHT_SIDES = gettext_noop("%(a)s against %(b)s")  # each side's names joined the reader's way (FIGHT_BEGINS)
 FIGHT_TURN = gettext_noop("Turn %(turn)s of the fight.")
 FIGHT_OVER = gettext_noop("The fight is over.")
 FIGHT_WITHDRAWN = gettext_noop("The Mayor withdraws the fight (%(who)s) in turn %(turn)s: %(cards)s back where "
@@ -188,9 +189,9 @@ def combat_start(*, session: GameSession, by, fighters: Sequence[Fighter]) -> Co
     combat = CombatRound.objects.create(session=session, state=round_state, created_by=by)
     log = EventLog(session, by, [])
     log.decide(FIGHT_BEGINS,
-               rules=["FR-CMB-1"], sides=" vs ".join(
-                   ", ".join(f.character.name for f in fighters if f.side == side)
-                   for side in dict.fromkeys(f.side for f in fighters)))
+               rules=["FR-CMB-1"], sides=msg(FIGHT_SIDES, **{
+                   key: listed(f.character.name for f in fighters if f.side == side)
+                   for key, side in zip(("a", "b"), dict.fromkeys(f.side for f in fighters), strict=True)}))
     log.flush()
     return combat
 
