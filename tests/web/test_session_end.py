@@ -81,6 +81,41 @@ def test_ending_the_session_asks_first_and_says_what_will_happen():
     assert 'data-testid="confirm-blocked"' in blocked and 'data-testid="confirm-yes"' not in blocked
 
 
+def test_what_keeps_a_session_open_is_listed_with_a_link_to_each_thing():
+    """A walk through an evening found the confirmation listing "a check, an exchange" and nothing
+    to click: each open thing is named (which check, whose exchange, the fight's turn, whose banca)
+    and links to its place on the Mayor's page."""
+    from frontera.play.models import Exchange, Gamble
+    from frontera.play.services.combat import combat_start
+    from frontera.play.services.exchanges import exchange_start
+    from frontera.play.services.fighters import Fighter
+    from frontera.play.services.gambling import banca_begin
+
+    session, mayor, seated, minions = make_table(players=4, minions=1)
+    (_p1, ana), (_p2, bea), (_p3, cat), (_p4, dan) = seated
+    prueba = check_request(session=session, by=mayor, characters=[ana], trait="manos", label="Forzar la cerradura")
+    combat_start(session=session, by=mayor, fighters=[Fighter(bea, "posse"), Fighter(minions[0], "gang")])
+    exchange_start(session=session, by=mayor, kind="bet", first=cat, second=dan)
+    banca_begin(session=session, by=mayor, character=dan)
+    client = _client(mayor)
+    listed = client.get(reverse("play_session_end", args=[session.pk])).text.split('data-testid="still-open"', 1)[1]
+    listed = listed.split("</ul>", 1)[0]
+    dashboard = client.get(session.get_absolute_url()).text
+    exchange = Exchange.objects.get(session=session)
+    banca = Gamble.objects.get(session=session)
+    page = session.get_absolute_url()
+    expected = [
+        (f"check-{prueba.pk}", f"Prueba de rasgo · Forzar la cerradura · {ana.name}"),
+        ("combat", "La pelea, turno 1"),
+        (f"exchange-{exchange.pk}", f"Apuesta · {cat.name} y {dan.name}"),
+        (f"banca-{banca.pk}", f"La banca · {dan.name}"),
+    ]
+    for anchor, text in expected:
+        assert f'<a href="{page}#{anchor}">{text}</a>' in listed, (anchor, listed)
+        assert f'id="{anchor}"' in dashboard, anchor  # the link leads somewhere
+    assert listed.count("<li>") == len(expected)
+
+
 def test_the_phones_show_that_the_session_ended():
     """Issue #10: the phone's live region says so once the Mayor ends the session."""
     session, mayor, seated, _ = make_table()

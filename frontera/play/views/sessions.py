@@ -20,6 +20,7 @@ from frontera.play.forms.sessions import JoinForm, SessionStartForm
 from frontera.play.models import GameSession, Seat
 from frontera.play.selectors.core import feed_stamp, sessions_of, stamp_version, viewer_for
 from frontera.play.selectors.snapshot import session_snapshot
+from frontera.play.selectors.still_open import open_items
 from frontera.play.services import sessions as sessions_actions
 from frontera.play.services.core import SessionError
 from frontera.play.views.common import (
@@ -221,7 +222,7 @@ def _confirm(request, session, what: str):
     if session.status == GameSession.Status.ENDED or (what == "phase_two" and session.phase != 1):
         return redirect(session)
     context = {"session": session, "campaign": session.campaign, "what": what, "request_key": new_request_key(),
-               "blocking": sessions_actions.still_open(session) if what == "session_end" else []}
+               "blocking": open_items(session) if what == "session_end" else []}
     return render(request, "play/confirm.html", context)
 
 
