@@ -259,8 +259,9 @@ def _op_done_text(op: dict) -> str:
         return _("mounts the %(card)s as Booster") % {"card": c}
     if kind == "remove":
         if op.get("discard"):
+            # a dropped card reshuffled into the pile in the same action is hidden (None) by then
             return _("removes the %(card)s (and drops %(cards)s)") % {
-                "card": c, "cards": cards_text(op["discard"])}
+                "card": c, "cards": _maybe_cards(op["discard"])}
         return _("removes the %(card)s") % {"card": c}
     return _("changes the panel")
 

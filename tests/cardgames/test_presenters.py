@@ -390,3 +390,24 @@ def test_long_sections_are_collapsed_and_pocobots_two_changes_nest_by_the_first_
                     assert not [s for s in section["spoken"] if re.search("[♠♥♦♣]", s)]
     assert nested, "the seeded playouts reach a turn with many two-change moves"
     assert passes, "and a turn passing with a big hand (every pair of cards to discard)"
+
+
+def test_pb_4_pb_7_a_removal_whose_dropped_cards_are_reshuffled_at_once_is_still_told():
+    """A walk through PoCoBOT broke a table for good (every page of it a 500): removing the A♠
+    forced two drops (PB-4), the pile was empty, and the next draw shuffled the discard into a
+    new pile (PB-7) within the same action, so the viewers' log had the dropped cards as hidden.
+    The log tells them as "a card", and every seat's board renders."""
+    from cardgames.engines import pocobot as pb
+    from tests.cardgames.test_pocobot import build, modify, panel
+
+    state = build(panels=(panel("2S", "5S", "8S", "10S", "3H", booster="AS"), None), deck=[],
+                  discard=["4C"])
+    after = pb.apply(state, 0, modify({"op": "remove", "card": "AS", "discard": ["2S", "10S"]}))
+    assert "reshuffle" in [e["type"] for e in after["events"]]
+    for seat in (0, 1, None):
+        for lang, said in (("es", "una carta"), ("en", "a card")):
+            with translation.override(lang):
+                board = presenters.present("pocobot", pb.view(after, seat), seat, seat_name)
+                render_to_string(board["template"], {"board": board, "seat": seat})
+            modified = next(line for line in board["events"] if line.startswith("Ana "))
+            assert said in modified, modified
