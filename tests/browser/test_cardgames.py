@@ -106,6 +106,22 @@ def test_a_palmera_round_against_the_strong_bot(phone):
     shot(page, "cardgames-palmera-round-over")
 
 
+def test_a_phone_is_kept_where_the_game_is(phone):
+    """A walk through the tables on a phone found the move's buttons 2.5 screens below the turn
+    line, and after a move the page left where the player had tapped (on the log, once the buttons
+    were gone). The turn line links to the move, and when the turn changes hands the line is
+    brought back into view; while the turn stays, nothing moves."""
+    page = _person(phone, "palmerista2")
+    _new_table(page, "palmera")
+    page.get_by_test_id("to-actions").click()
+    expect(page.get_by_test_id("actions")).to_be_in_viewport()
+    expect(page.get_by_test_id("turn")).not_to_be_in_viewport()
+    _play(page, random.Random(3))  # the bot answers: the turn goes to it and comes back
+    expect(page.get_by_test_id("turn")).to_contain_text("Tu turno", timeout=20_000)
+    expect(page.get_by_test_id("turn")).to_be_in_viewport()
+    shot(page, "cardgames-palmera-after-a-move")
+
+
 def test_a_pocobot_game_to_its_end_against_a_bot(phone):
     page = _person(phone, "mechanica")
     _new_table(page, "pocobot", seat_1="random")
@@ -115,6 +131,7 @@ def test_a_pocobot_game_to_its_end_against_a_bot(phone):
     _until(page, lambda: False, rng, limit=600)
     outcome = page.locator("[data-outcome]")
     assert outcome.count() == 1
+    expect(outcome).to_be_in_viewport()  # the result is brought into view (it was off screen at the top)
     shot(page, "cardgames-pocobot-over")
     assert_accessible(page, "cardgames-pocobot-over")
     page.get_by_test_id("replay-link").click()
