@@ -159,7 +159,7 @@ def test_a_session_at_the_table(browser, app_server, phone):
         fight_form.locator("fieldset").nth(1).get_by_label("Esbirro 2").check()
         fight_form.get_by_role("button", name="Empezar la pelea").click()
         mayor.get_by_test_id("lockstrip").wait_for()
-        for minion in ("Esbirro 1", "Esbirro 2"):
+        for minion, target in (("Esbirro 1", "Clementine"), ("Esbirro 2", "Djamal")):
             fighter = mayor.locator("#combat article.fighter").filter(has=mayor.locator("h3", has_text=minion))
             strip = mayor.get_by_test_id("lockstrip")
             # the Mayor's declaration opens on demand in his dialog (issue #11: no closed form rendered)
@@ -169,6 +169,9 @@ def test_a_session_at_the_table(browser, app_server, phone):
             if minion == "Esbirro 1":
                 shot(mayor, "session-09a-dashboard-declare-dialog")
                 assert_accessible(mayor, "session-dashboard-declare-dialog")
+            # two enemies stand: none is ticked from the start (the Mayor ticks the one he means)
+            assert not declare.locator(".targets input:checked").count()
+            declare.get_by_label(target, exact=True).check()
             tap_until(declare.get_by_role("button", name="Declarar"), fighter.get_by_role("button", name=re.compile("Robar")))
             tap_until(fighter.get_by_role("button", name=re.compile("Robar")), fighter.locator("label.pick"))
             lock_in(mayor, fighter, strip.get_by_text(re.compile(minion + ": elegido")))
@@ -180,6 +183,7 @@ def test_a_session_at_the_table(browser, app_server, phone):
                     break
                 fighter.get_by_label("Técnica").select_option("pelea")
                 fighter.get_by_label("Arma", exact=True).select_option("")
+                fighter.get_by_label("Esbirro 1", exact=True).check()
                 if who == "Clementine":  # two targets, each with its own range band (FR-CMB-6, FR-CMB-11)
                     if not page.locator("#combat .targets input:checked").nth(1).count():
                         shot(page, "session-09b-phone-combat-declare")

@@ -138,12 +138,12 @@ def test_the_next_turn_starts_from_the_attack_declared_last_turn(client):
 
 def test_fr_cmb_9_the_next_turn_does_not_start_from_an_attack_the_fighter_can_no_longer_make(client):
     """Last turn's Apuntar, after moving into total cover, would be refused (FR-CMB-9): the form starts
-    from the default instead, which the server takes as it stands."""
-    session, combat, _mayor, ana, hero, first, _second = _aimed_turn("cover", move_band="adyacente",
+    from the default technique instead, at last turn's target, which the server takes as it stands."""
+    session, combat, _mayor, ana, hero, _first, second = _aimed_turn("cover", move_band="adyacente",
                                                                       move_cover="total")
     client.force_login(ana)
     data = _form_defaults(client.get(session.get_absolute_url()).text, hero.pk)
-    assert (data["technique"], data["weapon"], data["targets"]) == ("disparo_rapido", "revolver", [str(first.pk)])
+    assert (data["technique"], data["weapon"], data["targets"]) == ("disparo_rapido", "revolver", [str(second.pk)])
     response = client.post(reverse("play_combat_declare", args=[session.pk, combat.pk, hero.pk]), data,
                            HTTP_HX_REQUEST="true")
     assert 'data-testid="combat-error"' not in response.text
@@ -159,3 +159,46 @@ def test_fr_hlt_1_a_target_out_of_the_fight_is_no_longer_a_default_target(client
     client.force_login(ana)
     data = _form_defaults(client.get(session.get_absolute_url()).text, hero.pk)
     assert data["targets"] == [str(first.pk)]
+
+
+def test_fr_cmb_1_an_unarmed_pelea_stays_pelea_when_its_target_falls_and_no_enemy_is_ticked_for_the_mayor(client):
+    """A walk through a fight: Djamal's unarmed Pelea came back the next turn as throwing his knife
+    (its target had fallen, and the form went back to the first weapon carried, here a revolver),
+    and one tap on "Declarar" threw it; and the Mayor's form for an NPC had the first enemy ticked, so ticking the
+    one he meant declared both. Last turn's attack is kept with no target ticked while two enemies
+    stand (a declaration without one is refused, by name, and changes nothing); the dead are not
+    offered as targets."""
+    from frontera.characters.models import Character
+
+    mayor, ana = make_user("m_fall"), make_user("a_fall")
+    campaign = make_campaign(mayor, name="Fall", players=[ana])
+    hero = make_protagonist(campaign, ana, name="Djamal")  # carries a revolver: the old form's fallback
+    first, second, third = (make_minion(campaign, name=n) for n in ("Bandido", "Cuatrero", "Pistolero"))
+    session = session_start(campaign=campaign, by=mayor, characters=[hero])
+    combat = combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(first, "b"),
+                                                               Fighter(second, "b"), Fighter(third, "b")])
+    for bandit in (first, second, third):
+        combat_declare(combat=combat, by=mayor, character=bandit, technique="move")
+    combat_declare(combat=combat, by=ana, character=hero, technique="pelea", target=first)
+    combat_draw(combat=combat, by=ana, character=hero)
+    combat.refresh_from_db()
+    combat_choose(combat=combat, by=ana, character=hero, cards=combat.state["hands"][combat_key(hero.pk)][:1],
+                  suit="S")
+    combat.refresh_from_db()
+    state = dict(combat.state)  # the Bandido fell (as a hit of the reveal would have it)
+    state["combatants"][combat_key(first.pk)]["health"] = -4
+    CombatRound.objects.filter(pk=combat.pk).update(state=state)
+    Character.objects.filter(pk=first.pk).update(sheet={**first.sheet, "health": -4})
+    combat.refresh_from_db()
+    combat_next_turn(combat=combat, by=mayor)
+    client.force_login(ana)
+    page = client.get(session.get_absolute_url()).text
+    data = _form_defaults(page, hero.pk)
+    assert (data["technique"], data["weapon"], data["targets"]) == ("pelea", "", [])
+    form = re.search(rf'<form[^>]*class="declare"[^>]*>.*?data-testid="declare-{hero.pk}"', page, re.DOTALL).group(0)
+    targets = re.search(r'<fieldset class="who targets".*?</fieldset>', form, re.DOTALL).group(0)
+    assert f'value="{first.pk}"' not in targets and f'value="{second.pk}"' in targets  # the dead are not targets
+    client.force_login(mayor)
+    mayors = _form_defaults(client.get(reverse("play_combat_declare", args=[session.pk, combat.pk, second.pk]),
+                                       HTTP_HX_REQUEST="true").text, second.pk)
+    assert mayors["targets"] == [str(hero.pk)]  # the only enemy standing is ticked

@@ -79,7 +79,9 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
         decl = state["declarations"].get(key)
         hand = state["hands"].get(key)
         plays = state["plays"].get(key, [])
-        enemies = [k for k, s in state["combatants"].items() if s["side"] != spec["side"]]
+        # the enemies who may be attacked: all but the dead (an incapacitated one may still be hit)
+        enemies = [k for k, s in state["combatants"].items() if s["side"] != spec["side"]
+                   and HEALTH_NAMES[s["health"]] != "Muerto"]
         defaults = _declare_defaults(state, key, state.get("previous", {}).get(key), enemies)
         rows.append({
             "key": key, "pk": character.pk, "name": character.name, "side": spec["side"],
@@ -195,28 +197,32 @@ def _declare_defaults(state, key: str, previous: dict | None, enemies: list[str]
     (``previous``, :func:`frontera.rules.combat.next_turn`) at those of its targets who can still
     act, if the engine would take it as the fighter stands now (the weapon still carried, a thrown
     one still in hand, no Apuntar from total cover...: :func:`frontera.rules.combat.attack_refusal`);
-    else a form valid as it stands: the first weapon carried with the technique that uses it, and
-    that the engine takes (FR-CMB-2), else Pelea, unarmed; at the first enemy who can still act. A
-    walk through a fight found every turn's form back at that default, and a player declared a
-    thrown weapon by mistake on the second turn."""
+    if none of them can, the same attack with no target ticked. With no attack last turn, a form
+    valid as it stands: the first weapon carried with the technique that uses it, and that the
+    engine takes (FR-CMB-2), else Pelea, unarmed.
+
+    A target is ticked from the start only when it was one last turn, or when it is the only enemy
+    still standing. Walks through fights found every turn's form back at the first weapon (an
+    unarmed Pelea turned into throwing the knife once its target had fallen), and the first enemy
+    ticked for a Mayor who then ticked the one he meant, declaring both."""
     standing = [k for k in enemies if rules_combat.why_not_acting(state, k) in (None, "jam")]  # not out of it
-    if previous:
-        targets = {k: band for k, band in previous["targets"].items() if k in standing}
-        if targets and rules_combat.attack_refusal(state, key, technique=previous["technique"],
-                                                   weapon=previous["weapon"], targets=targets,
-                                                   special=previous["special"]) is None:
-            return {"default_technique": previous["technique"], "default_weapon": previous["weapon"] or "",
-                    "default_special": previous["special"] or "", "default_targets": targets}
-    first = (standing or enemies)[:1]
-    probe = dict.fromkeys(first or ["(nobody)"], rules_combat.ADYACENTE)  # (an attack needs a target)
+    # last turn's targets still standing, else the only enemy standing, else none
+    targets = {k: band for k, band in (previous or {}).get("targets", {}).items() if k in standing}
+    targets = targets or dict.fromkeys(standing if len(standing) == 1 else [], "")
+    probe = targets or dict.fromkeys(standing[:1] or enemies[:1] or ["(nobody)"], rules_combat.ADYACENTE)
+    if previous and previous.get("technique") and rules_combat.attack_refusal(
+            state, key, technique=previous["technique"], weapon=previous["weapon"], targets=probe,
+            special=previous["special"]) is None:
+        return {"default_technique": previous["technique"], "default_weapon": previous["weapon"] or "",
+                "default_special": previous["special"] or "", "default_targets": targets}
     for weapon in state["combatants"][key]["weapons"]:
         technique = WEAPON_TECHNIQUE.get(weapon.get("kind"))
         if technique and rules_combat.attack_refusal(state, key, technique=technique, weapon=weapon["name"],
                                                      targets=probe, special=None) is None:
             return {"default_technique": technique, "default_weapon": weapon["name"], "default_special": "",
-                    "default_targets": dict.fromkeys(first, "")}
+                    "default_targets": targets}
     return {"default_technique": rules_combat.PELEA, "default_weapon": "", "default_special": "",
-            "default_targets": dict.fromkeys(first, "")}
+            "default_targets": targets}
 
 
 WEAPON_TECHNIQUE = {"ranged": rules_combat.DISPARO_RAPIDO, "melee": rules_combat.MELEE, "thrown": rules_combat.THROWN}
