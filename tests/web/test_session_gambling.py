@@ -202,6 +202,51 @@ def test_fr_gmb_6_a_banca_cheat_is_open_at_the_table_every_page_says_so(client):
         assert ", cheating:" in page  # the feed's line, as before
 
 
+def test_fr_gmb_3_a_banca_its_player_cannot_leave_is_called_off_by_the_mayor_and_nothing_is_paid(client):
+    """FR-GMB-3 with FR-CHK-1: a walk found Djamal (Cabeza 1, Herido) at a banca he could never
+    leave: his attempt had no card to draw, failed at once ("0 cartas · Fracaso", no reason given)
+    and kept him playing; the banca could not be called off, so the session could not end. The
+    check now says why it failed, and the Mayor calls the banca off: money unchanged, no exchange,
+    its open attempt to leave withdrawn with it, the session free to end; a player cannot."""
+    from frontera.play.services.gambling import banca_withdraw
+    from frontera.play.services.sessions import still_open
+    from tests.factories import set_tracks
+
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    money = _money(hero)
+    hero.sheet = {**hero.sheet, "traits": {**hero.sheet["traits"], "cabeza": 1}}
+    hero.save(update_fields=["sheet"])
+    set_tracks(hero, health=-1)  # Herido: 1 − 1 = no card (FR-CHK-1)
+    gamble = banca_begin(session=session, by=mayor, character=hero)
+    banca_deal(gamble=gamble, by=mayor)
+    prueba = banca_try_stop(gamble=gamble, by=p1)
+    part = prueba.participants.get()
+    assert (part.status, part.outcome) == ("resolved", "failure")
+    client.force_login(p1)
+    page = client.get(session.get_absolute_url()).text
+    assert "no card to draw, so it fails without drawing" in page
+    assert f"banca-withdraw-{gamble.pk}" not in page
+    assert client.post(reverse("play_gamble_step", args=[session.pk, gamble.pk, "retirar"])).status_code == 404
+    other = banca_begin(session=session, by=mayor, character=rival)  # its attempt to leave still open
+    banca_deal(gamble=other, by=mayor)
+    attempt = banca_try_stop(gamble=other, by=p2)
+    client.force_login(mayor)
+    assert f"banca-withdraw-{gamble.pk}" in client.get(session.get_absolute_url()).text
+    client.post(reverse("play_gamble_step", args=[session.pk, gamble.pk, "retirar"]))
+    client.post(reverse("play_gamble_step", args=[session.pk, gamble.pk, "retirar"]))  # a double submit
+    gamble.refresh_from_db()
+    assert gamble.status == "settled" and gamble.state["withdrawn"]
+    assert _money(hero) == money and not Exchange.objects.filter(session=session).exists()
+    assert set(still_open(session)) == {"a check", "a gambling game"}
+    banca_withdraw(gamble=other, by=mayor)
+    attempt.refresh_from_db()
+    assert attempt.withdrawn and attempt.status == "resolved"
+    assert still_open(session) == []
+    lines = [e.message for e in SessionEvent.objects.filter(session=session, kind="decision").order_by("pk")]
+    assert lines.count("The Mayor calls off %(who)s's banca: nothing is paid, and %(who)s keeps the $%(money)s "
+                       "they sat down with.") == 2  # one per banca: the double submit added none
+
+
 def _set_money(character, money):
     character.refresh_from_db()
     character.sheet = {**character.sheet, "money": money}

@@ -144,7 +144,10 @@ def _participant_row(p: Participant, prueba: Check, viewer: Viewer, knowledge: _
         "played": played,
         "outcome": p.outcome,
         "outcome_label": gettext(OUTCOME_LABELS[p.outcome]) if p.outcome else "",
-        "why": _why(p, prueba) if revealed and p.played and prueba.kind == Check.Kind.TRAIT else "",
+        "why": _why(p, prueba) if revealed and p.played and prueba.kind == Check.Kind.TRAIT else (
+            # no card to draw (FR-CHK-1, FR-MODE-8): "0 cartas · Fracaso" said nothing of why
+            gettext("no card to draw, so it fails without drawing") if p.outcome == "failure" and not p.played
+            and not prueba.withdrawn else ""),
         # a drawn participant's next step ("1 carta · robadas" read wrong): "to choose"
         "status_label": gettext("withdrawn") if prueba.withdrawn else (
             pgettext("a participant's status", "to choose") if p.status == Check.Status.DRAWN

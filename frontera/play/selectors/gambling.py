@@ -65,6 +65,7 @@ def banca_view(gambles: list[Gamble], characters: dict[int, Character], viewer: 
             "cards": [dict(card_view(r["card"]), side=r["side"], points=r["points"]) for r in state["rounds"][-12:]],
             "status": gettext(BANCA_STATUS[state["status"]]), "checking": checking,
             "can_deal": viewer.is_mayor and not checking,
+            "can_withdraw": viewer.is_mayor,
             "can_stop": (viewer.is_mayor or own) and state["status"] == "playing" and state["may_stop"] and not checking,
         })
     return rows

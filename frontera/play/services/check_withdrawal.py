@@ -50,6 +50,16 @@ def check_withdraw(*, prueba: Check, by) -> Check:
     ) if taken), None)
     if owner:
         raise SessionError(E_NOT_WITHDRAWABLE % {"what": owner})
+    log = EventLog(session, by, [])
+    withdraw_locked(session, prueba, log)
+    log.flush()
+    return prueba
+
+
+def withdraw_locked(session, prueba: Check, log: EventLog) -> None:
+    """Withdraw ``prueba`` (locked, with its session, by the caller, who flushes ``log``): what
+    :func:`check_withdraw` does once it may, and what calling off the action that owns a check does
+    with it (a banca's open attempt to leave)."""
     before = load_state(session)
     state, events = before, []
     participants = list(prueba.participants.select_related("character").select_for_update())
@@ -68,7 +78,6 @@ def check_withdraw(*, prueba: Check, by) -> Check:
     prueba.save(update_fields=["status", "withdrawn"])
     prueba.treatments.all().delete()  # the medical attention is called off with its check
     save_state(session, state)
-    log = EventLog(session, by, [])
     log.cards(events, before, state, prueba=prueba)
     log.decide(gettext_noop("The Mayor withdraws the check (%(what)s): %(cards)s back where unchosen cards go."),
                rules=["FR-MODE-4", "FR-MODE-7"], prueba=prueba,
@@ -76,5 +85,3 @@ def check_withdraw(*, prueba: Check, by) -> Check:
     # the check and the feed change, and the decks and zones only if drawn cards went back (a check
     # withdrawn before any draw moves no card: the pages need not build their cards again)
     log.regions = {CHECKS, FEED, *log.moved_regions()}
-    log.flush()
-    return prueba

@@ -20,6 +20,7 @@ from frontera.characters.services import character_changed_in_play
 from frontera.messages import decimal
 from frontera.messages import names as listed  # a list of names, joined the reader's way
 from frontera.play.models import MAYOR_SEAT, Check, Exchange, Gamble, GameSession, Participant, seat_key
+from frontera.play.services.check_withdrawal import withdraw_locked
 from frontera.play.services.checks import Entry, check_what, create_check
 from frontera.play.services.core import (
     OUTCOME_LABELS,
@@ -179,6 +180,29 @@ def banca_try_stop(*, gamble: Gamble, by) -> Check:
                + (["FR-GMB-6"] if cheating else []), who=who.name, what=check_what(trait, skill))
     log.flush()
     return prueba
+
+
+@transaction.atomic
+def banca_withdraw(*, gamble: Gamble, by) -> Gamble:
+    """The Mayor calls off a banca (started by mistake, or one its player cannot leave: with no card
+    for the check to leave, FR-CHK-1, every attempt fails and FR-GMB-3 keeps them playing for ever).
+    Nothing is paid or lost: the player keeps the money they brought, no exchange opens, and the
+    banca's cards, only ever turned face up for the table, stay where they are. An open attempt to
+    leave is withdrawn with it. Calling it off twice changes nothing."""
+    if Gamble.objects.filter(pk=gamble.pk, status=Gamble.Status.SETTLED, state__withdrawn=True).exists():
+        return gamble
+    session, gamble = lock_gamble(gamble)
+    log = EventLog(session, by, [])
+    if gamble.prueba is not None and gamble.prueba.status != Check.Status.RESOLVED:
+        withdraw_locked(session, Check.objects.select_for_update().get(pk=gamble.prueba.pk), log)
+    gamble.status, gamble.state = Gamble.Status.SETTLED, {**gamble.state, "withdrawn": True}
+    gamble.save(update_fields=["status", "state"])
+    log.decide(gettext_noop("The Mayor calls off %(who)s's banca: nothing is paid, and %(who)s keeps the $%(money)s "
+                            "they sat down with."), rules=["FR-GMB-2"], who=_gambler(gamble).name,
+               money=gamble.state["money"])
+    log.regions = None  # every region: the banca leaves the checks, the money shows on the sheets
+    log.flush()
+    return gamble
 
 
 @cache

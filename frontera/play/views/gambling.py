@@ -52,8 +52,8 @@ def gamble_new(request, pk: int):
 @login_required
 @require_POST
 def gamble_step(request, pk: int, gamble_id: int, step: str):
-    """The banca's buttons: the Mayor turns a card (``repartir``); the player, or the Mayor for them,
-    tries to leave (``plantarse``)."""
+    """The banca's buttons: the Mayor turns a card (``repartir``) or calls the banca off
+    (``retirar``); the player, or the Mayor for them, tries to leave (``plantarse``)."""
     session = session_for(request.user, pk)
     gamble = get_object_or_404(Gamble, pk=gamble_id, session=session)
     if gamble.kind == Gamble.Kind.DRINKING_DUEL:
@@ -79,6 +79,10 @@ def gamble_step(request, pk: int, gamble_id: int, step: str):
                 raise Http404
             seen = request.POST.get("rounds", "")
             gambling_actions.banca_deal(gamble=gamble, by=request.user, rounds_seen=int(seen) if seen.isdigit() else None)
+        elif step == "retirar":
+            if not can_run_session(request.user, session.campaign):
+                raise Http404
+            gambling_actions.banca_withdraw(gamble=gamble, by=request.user)
         elif step == "plantarse":
             if not can_act_for(request.user, character):
                 raise Http404
