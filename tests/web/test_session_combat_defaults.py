@@ -167,7 +167,7 @@ def test_fr_cmb_1_an_unarmed_pelea_stays_pelea_when_its_target_falls_and_no_enem
     and one tap on "Declarar" threw it; and the Mayor's form for an NPC had the first enemy ticked, so ticking the
     one he meant declared both. Last turn's attack is kept with no target ticked while two enemies
     stand (a declaration without one is refused, by name, and changes nothing); the dead are not
-    offered as targets."""
+    offered as targets, and the strip of who is to declare says why the dead one does not."""
     from frontera.characters.models import Character
 
     mayor, ana = make_user("m_fall"), make_user("a_fall")
@@ -198,6 +198,8 @@ def test_fr_cmb_1_an_unarmed_pelea_stays_pelea_when_its_target_falls_and_no_enem
     form = re.search(rf'<form[^>]*class="declare"[^>]*>.*?data-testid="declare-{hero.pk}"', page, re.DOTALL).group(0)
     targets = re.search(r'<fieldset class="who targets".*?</fieldset>', form, re.DOTALL).group(0)
     assert f'value="{first.pk}"' not in targets and f'value="{second.pk}"' in targets  # the dead are not targets
+    strip = re.search(r'data-testid="lockstrip".*?</ul>', page, re.DOTALL).group(0)
+    assert "Bandido: no puede actuar (Muerto)" in strip and "Cuatrero: por declarar" in strip  # not "to declare"
     client.force_login(mayor)
     mayors = _form_defaults(client.get(reverse("play_combat_declare", args=[session.pk, combat.pk, second.pk]),
                                        HTTP_HX_REQUEST="true").text, second.pk)

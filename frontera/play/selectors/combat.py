@@ -114,7 +114,11 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
                          defaults["default_targets"].get(k, "")) for k in enemies],
             "can_declare": can_act and decl is None and not revealed and phase in ("declare", "choose", "reveal")
             and rules_combat.why_not_acting(state, key) is None,
-            "out": rules_combat.why_not_acting(state, key) if not revealed else None,
+            "out": (out := rules_combat.why_not_acting(state, key) if not revealed else None),
+            # why they take no part this turn, for the strip of who is to declare and their own card
+            # (a jammed fighter read "to declare", and a dead one did, every turn)
+            "out_label": "" if not out else gettext("jammed: loses this turn") if out == "jam"
+            else gettext("cannot act (%(level)s)") % {"level": glossary.name("level", out)},
             # a player's declaration waits, visibly, until the NPCs have declared and drawn (FR-CMB-1)
             "waiting_for": [names.get(k, k) for k in waiting] if not spec["is_npc"] else [],
             "mount": spec.get("mount") or "none", "holstered": bool(spec.get("holstered")),
