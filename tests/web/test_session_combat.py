@@ -144,6 +144,9 @@ def test_combat_through_the_pages_phone_declares_draws_and_locks_in(client):
         response = client.post(reverse("play_combat_draw", args=[session.pk, combat.pk, character.pk]), **HX)
         assert 'data-testid="lock-in-' in response.text and 'data-testid="lockstrip"' in response.text
         combat.refresh_from_db()
+        # at least one card is played (none is refused): the legend read "Juega hasta 1 carta" (FR-CHK-2)
+        most = combat.state["max_plays"][f"k{character.pk}"]
+        assert (f"Juega de 1 a {most} cartas</legend>" if most > 1 else "Juega 1 carta</legend>") in response.text
         hand = combat.state["hands"][f"k{character.pk}"]
         client.post(reverse("play_combat_choose", args=[session.pk, combat.pk, character.pk]),
                     {"cards": hand[:1], "suit": "S"}, **HX)

@@ -187,6 +187,18 @@ def test_fr_exch_3_duel_winner_takes_up_to_two_and_gives_back_as_many():
     assert_conserved(session)
 
 
+def test_fr_exch_3_the_duel_winners_give_back_reads_as_many_as_taken(client):
+    """FR-EXCH-3: after taking 2 the winner gives back exactly 2; the legend read "Elige hasta 2
+    cartas" and one card was refused with "Elige exactamente 2 cartas para devolver"."""
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    exchange = exchange_start(session=session, by=mayor, kind="duel", first=hero, second=rival)
+    client.force_login(p1)
+    assert "Choose up to 2 cards" in client.get(session.get_absolute_url()).text  # taking: up to 2
+    exchange_choose(exchange=exchange, by=p1, step="take", picks=["#1", "#2"])
+    page = client.get(session.get_absolute_url()).text
+    assert "Choose 2 cards" in page and "Choose up to" not in page
+
+
 def test_fr_exch_6_treasure_take_and_swap_and_the_mayor_never_takes_treasure():
     session, mayor, [(p1, hero), (p2, rival)], [minion] = make_table(players=2)
     with pytest.raises(SessionError, match="empty"):

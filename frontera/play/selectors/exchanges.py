@@ -80,6 +80,8 @@ def exchanges_view(session: GameSession, viewer: Viewer, state, pending: list[Ex
                                    {"chooser": names[chooser], "other": names[other]}),
             "can_choose": actor is not None, "acting_for": actor == MAYOR_SEAT and chooser != MAYOR_SEAT,
             "options": options, "most": most, "multiple": most > 1, "error": error,
+            # a duel's winner gives back exactly as many as taken ("up to 2" was refused for 1)
+            "exact": exchange.kind == Exchange.Kind.DUEL and exchange.step != "take",
             "rules": ", ".join(EXCHANGE_RULES[exchange.kind]),
         })
     return rows
