@@ -202,3 +202,24 @@ def test_fr_chk_5_a_healers_check_offers_no_again(client):
     page = client.get(session.get_absolute_url()).text
     assert f'data-testid="again-{plain.pk}"' in page
     assert f'data-testid="again-{treatment.prueba.pk}"' not in page
+
+
+def test_fr_chk_1_fr_chk_5_the_healers_kit_counts_as_equipment_and_zero_parts_are_left_out():
+    """A walk read "7 de la hoja, 0 del equipo, −0 de los estados, modificador 1 = 8 cartas" right
+    after "+1 carta por el botiquín": the kit is equipment (FR-CHK-5), and a part that adds nothing
+    is not listed (FR-CHK-1)."""
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    hero.refresh_from_db()
+    hero.sheet = {**hero.sheet, "equipment": {**hero.sheet["equipment"], "material_de_curandero": 1}}
+    hero.save(update_fields=["sheet"])
+    set_tracks(rival, health=-2)
+    treatment = medical_request(session=session, by=mayor, healer=hero, patient=rival)
+    assert treatment.prueba.participants.get().cards == 3 + 2 + 1
+    [called] = [e for e in SessionEvent.objects.filter(session=session, kind="decision", prueba=treatment.prueba)
+                if e.rules == ["FR-CHK-1"]]
+    with translation.override("es"):
+        assert render_message(called.message, called.params).endswith(
+            "prueba de Cabeza (Saber): 5 de la hoja, +1 del equipo = 6 cartas.")
+    with translation.override("en"):
+        assert render_message(called.message, called.params).endswith(
+            ": 5 from the sheet, +1 from equipment = 6 cards.")

@@ -89,14 +89,33 @@ class Entry:
     trait: str
     skill: str = ""
     modifier: int = 0
+    equipment: int = 0  # equipment the skill's own bonus does not count (a healer's kit: FR-CHK-5)
+
+
+# a called check's line: what its cards add up from, the parts that count (it read "0 del equipo, −0
+# de los estados, modificador 0" on every line)
+CALLED = gettext_noop("%(who)s is called to a %(what)s check: %(parts)s = %(cards)s.")
+
+
+def called_parts(breakdown: dict) -> list[dict]:
+    """The parts of FR-CHK-1's sum that are not 0 (the sheet's always), each a message."""
+    parts = [msg(gettext_noop("%(n)s from the sheet"), n=breakdown["base"])]
+    if breakdown["equipment"]:
+        parts.append(msg(gettext_noop("+%(n)s from equipment"), n=breakdown["equipment"]))
+    if breakdown["penalty"]:
+        parts.append(msg(gettext_noop("−%(n)s from the tracks"), n=breakdown["penalty"]))
+    if breakdown["modifier"]:
+        parts.append(msg(gettext_noop("%(n)s modifier"), n=f"{breakdown['modifier']:+d}".replace("-", "−")))
+    return parts
 
 
 def count_cards(sheet: rules_characters.Character, trait: str, skill: str, modifier: int,
-                achispado_card: str | None, *, catalogue: dict | None = None) -> tuple[int, dict]:
+                achispado_card: str | None, *, catalogue: dict | None = None, equipment: int = 0) -> tuple[int, dict]:
     """FR-CHK-1: the cards a check draws, and the breakdown shown in the feed. Equipment bonuses
-    come from the campaign's catalogue (FR-CHAR-5: the Mayor may have edited it)."""
+    come from the campaign's catalogue (FR-CHAR-5: the Mayor may have edited it); ``equipment``
+    adds what the skill's own bonus does not count (a healer's kit)."""
     base = rules_characters.trait_cards(sheet, trait, skill or None)
-    bonus = rules_characters.equipment_bonus(sheet, skill, catalogue=catalogue) if skill else 0
+    bonus = (rules_characters.equipment_bonus(sheet, skill, catalogue=catalogue) if skill else 0) + equipment
     penalty = draw_penalty(health=sheet.health, morale=sheet.morale, sobriety=sheet.sobriety)
     total = rules_checks.cards_for_check(
         trait_score=base, equipment_bonus=bonus, health=sheet.health, morale=sheet.morale,
@@ -144,10 +163,8 @@ def create_check(
                 seed=seed,
             )
         log.decide(
-            gettext_noop("%(who)s is called to a %(what)s check: %(base)s from the sheet, %(equipment)s from "
-                         "equipment, −%(penalty)s from the tracks, %(modifier)s modifier = %(cards)s."),
-            rules=["FR-CHK-1"] + (["FR-OPP-1"] if kind == Check.Kind.OPPOSED else []), prueba=prueba,
-            who=entry.character.name, what=what, cards=msg(N_CARDS, n=count), **{k: v for k, v in breakdown.items() if k != "achispado"},
+            CALLED, rules=["FR-CHK-1"] + (["FR-OPP-1"] if kind == Check.Kind.OPPOSED else []), prueba=prueba,
+            who=entry.character.name, what=what, cards=msg(N_CARDS, n=count), parts=called_parts(breakdown),
         )
         if count <= 0:
             participant.status = Check.Status.RESOLVED if kind == Check.Kind.TRAIT else Check.Status.CHOSEN
@@ -191,7 +208,7 @@ def _called(session: GameSession, kind: str, entries: Sequence[Entry], difficult
     # answers must not tell whether a character exists elsewhere
     if len(fresh) < len(set(ids)) or any(c.campaign_id != session.campaign_id for c in fresh.values()):
         raise SessionError(E_NOT_IN_CAMPAIGN)
-    entries = [Entry(fresh[pk], e.trait, e.skill, e.modifier) for pk, e in zip(ids, entries, strict=True)]
+    entries = [Entry(fresh[pk], e.trait, e.skill, e.modifier, e.equipment) for pk, e in zip(ids, entries, strict=True)]
     # equipment counts only toward a skill (FR-CHAR-5): no catalogue to read for a bare trait
     catalogue = campaign_catalogue(session.campaign) if any(e.skill for e in entries) else None
     try:
@@ -211,7 +228,7 @@ def _called(session: GameSession, kind: str, entries: Sequence[Entry], difficult
                 achispado = Card.from_uid(rules_session.draw_dead_mans_hand(state, rng, 1)[0]).code
             try:
                 count, breakdown = count_cards(sheet, entry.trait, entry.skill, entry.modifier, achispado,
-                                               catalogue=catalogue)
+                                               catalogue=catalogue, equipment=entry.equipment)
             except RulesError as err:  # which of the characters called (it said "This character…")
                 raise SessionError(E_WHO % {"name": character.name, "reason": rules_message(err)}) from err
             called.append((entry, seat, count, breakdown, achispado))

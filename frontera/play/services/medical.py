@@ -51,7 +51,7 @@ def medical_request(*, session: GameSession, by, healer: Character, patient: Cha
     kit = rules_characters.equipment_bonus(healer_sheet, "atencion_medica", catalogue=campaign_catalogue(session.campaign))
     on_self = healer.pk == patient.pk
     prueba = create_check(
-        session=session, by=by, kind=Check.Kind.TRAIT, entries=[Entry(healer, "cabeza", "saber", kit)],
+        session=session, by=by, kind=Check.Kind.TRAIT, entries=[Entry(healer, "cabeza", "saber", equipment=kit)],
         difficulty=rules_checks.SELF_MEDICAL_DIFFICULTY if on_self else None,
         # each reader reads it in their own language (it was the caller's for everyone)
         label=msg(gettext_noop("medical attention: %(patient)s"), patient=locked.name), request_key=request_key,
