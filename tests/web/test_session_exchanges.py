@@ -262,6 +262,7 @@ def test_fr_sob_1_coma_exchange_is_the_mayors_real_choice(client):
     client.force_login(p1)  # the player sees that the Mayor must choose, and no card of his
     page = client.get(session.get_absolute_url()).content.decode()
     assert "The Mayor chooses one of his cards" in page and "xchoose" not in page
+    assert f"<h4>Coma exchange · {hero.name} and the Mayor</h4>" in page  # it named "the Mayor" twice
     mayor_cards = set(engine(session).player_decks[MAYOR_SEAT])
     client.force_login(mayor)
     options = _options(session, exchange, MAYOR_SEAT)
@@ -271,6 +272,9 @@ def test_fr_sob_1_coma_exchange_is_the_mayors_real_choice(client):
     exchange.refresh_from_db()
     assert exchange.status == "done" and give in engine(session).player_decks[seat_key(hero.pk)]
     assert SessionEvent.objects.filter(session=session, reason="coma").count() == 2
+    done = SessionEvent.objects.filter(session=session, kind="decision").order_by("-pk").first()
+    with translation.override("es"):
+        assert render_message(done.message, done.params).startswith(f"Cambio por coma entre {hero.name} y el Mayor: ")
     assert_conserved(session)
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from functools import cache
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext, gettext_noop
 
+from frontera.messages import names_text
 from frontera.play.models import MAYOR_SEAT, Exchange, GameSession, seat_key
 from frontera.play.selectors.core import Viewer, card_view, render_message
-from frontera.play.services.exchanges import EXCHANGE_RULES, exchange_choices
+from frontera.play.services.exchanges import EXCHANGE_LABELS, EXCHANGE_RULES, exchange_choices
 from frontera.rules import exchanges as rules_exchanges
 from frontera.rules.errors import RulesError
 from frontera.sql import column, load, table
@@ -73,7 +75,12 @@ def exchanges_view(session: GameSession, viewer: Viewer, state, pending: list[Ex
         else:
             most = 1 if options else 0
         rows.append({
-            "pk": exchange.pk, "kind": exchange.kind, "kind_label": exchange.get_kind_display(),
+            # its heading: "Apuesta · Clementine y Djamal" (it read "apuesta: Clementine · Djamal", and a
+            # treasure swap "Tesoro: cambio: …")
+            "pk": exchange.pk, "kind": exchange.kind,
+            "kind_label": capfirst(gettext(EXCHANGE_LABELS[exchange.kind])) if exchange.kind in EXCHANGE_LABELS
+            else capfirst(exchange.get_kind_display()),
+            "who": names_text([names[exchange.first], names[exchange.second]]),
             "step": exchange.step, "a": names[exchange.first], "b": names[exchange.second],
             "chooser": names[chooser],
             "hint": render_message(EXCHANGE_HINTS[(exchange.kind, exchange.step)],

@@ -423,7 +423,8 @@ def open_sharing(session: GameSession) -> Exchange | None:
 EXCHANGE_LABELS = {
     Exchange.Kind.BET: gettext_noop("Bet"), Exchange.Kind.CHEAT: gettext_noop("Cheating caught"),
     Exchange.Kind.DUEL: gettext_noop("Duel"), Exchange.Kind.TREASURE_SWAP: gettext_noop("Tesoro: a swap"),
-    Exchange.Kind.COMA: gettext_noop("En coma: exchange with the Mayor"),
+    # "En coma: cambio con el Mayor entre Djamal y el Mayor" said the Mayor twice
+    Exchange.Kind.COMA: gettext_noop("Coma exchange"),
 }
 
 
