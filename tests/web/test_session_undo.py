@@ -179,3 +179,18 @@ def test_fr_hlt_1_the_undo_of_a_track_change_in_a_fight_names_the_change_not_its
     board = client.get(session.get_absolute_url(), {"fragment": "board"}, HTTP_HX_REQUEST="true").text
     last = board.split('data-testid="undo"')[0][-400:]
     assert "Salud" in last and "Sano → Herido" in last and "nuevos niveles" not in last, last  # (a Spanish page)
+
+
+def test_fr_hlt_1_an_undo_quotes_the_line_it_undoes():
+    """A walk read "El Mayor deshace su última acción de mesa: El Mayor cambia Salud de Djamal…"
+    (two subjects, a capital mid-sentence): the undone line is quoted."""
+    from frontera.play.selectors.core import render_message
+
+    session, mayor, seated, _ = make_table()
+    hero = seated[0][1]
+    track_change(session=session, by=mayor, character=hero, track="health", amount=-1)
+    table_undo(session=session, by=mayor)
+    line = SessionEvent.objects.filter(session=session, kind="decision").order_by("-pk").first()
+    with translation.override("es"):
+        text = render_message(line.message, line.params)
+    assert text.startswith("El Mayor deshace su última acción de mesa: «El Mayor cambia") and text.endswith("»")
