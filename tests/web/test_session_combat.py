@@ -139,6 +139,7 @@ def test_combat_through_the_pages_phone_declares_draws_and_locks_in(client):
         page = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).text
         assert f'data-testid="declare-{character.pk}"' in page
         assert f'data-testid="declare-{m1.pk}"' not in page  # only their own fighter
+        assert f"Tu declaración ({character.name})" in page  # their own ("Declarar por …" read as for another)
         client.post(reverse("play_combat_declare", args=[session.pk, combat.pk, character.pk]),
                     {"technique": "pelea", "weapon": "", "target": target.pk, "band": "adyacente"}, **HX)
         response = client.post(reverse("play_combat_draw", args=[session.pk, combat.pk, character.pk]), **HX)

@@ -560,7 +560,7 @@ def test_fr_exch_4_a_death_from_the_dialog_is_chosen_and_confirmed(client):
     url = reverse("play_exchange_new", args=[session.pk])
     events = SessionEvent.objects.filter(session=session).count()
     refused = client.post(url, {"kind": "death", "request_key": "d1"}, HTTP_HX_REQUEST="true")
-    assert "First (winner, keeper, the one who leaves): This field is required." in refused.text
+    assert "First: who won, who caught the cheat, or who dies: This field is required." in refused.text
     refused = client.post(url, {"kind": "death", "first": rival.pk, "request_key": "d2"}, HTTP_HX_REQUEST="true")
     assert "A death cannot be undone: tick “Yes: the first dies and leaves the game (this cannot be undone)” " \
            "to confirm it." in refused.text

@@ -23,8 +23,8 @@ class ExchangeStartForm(forms.Form):
     default) took that character out of the game, and a death asks to be confirmed."""
 
     kind = forms.ChoiceField(label=_("Exchange"), choices=EXCHANGE_CHOICES)
-    first = forms.ChoiceField(label=_("First (winner, keeper, the one who leaves)"))
-    second = forms.ChoiceField(label=_("Second (loser, cheat, the other sharer)"), required=False)
+    first = forms.ChoiceField(label=_("First: who won, who caught the cheat, or who dies"))
+    second = forms.ChoiceField(label=_("Second: who lost, or the cheat"), required=False)
     confirm_death = forms.BooleanField(label=_("Yes: the first dies and leaves the game (this cannot be undone)"),
                                        required=False)
     request_key = forms.CharField(widget=forms.HiddenInput, initial=new_request_key, max_length=40)
