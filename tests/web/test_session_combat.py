@@ -9,6 +9,7 @@ from django.utils import translation
 
 from frontera.characters.models import Character
 from frontera.play.models import CombatRound, SessionEvent
+from frontera.play.selectors.core import render_message
 from frontera.play.services.combat import (
     Fighter,
     combat_choose,
@@ -82,6 +83,11 @@ def test_fr_cmb_1_a_turn_2_protagonists_vs_2_minions_through_reveal_and_damage()
     assert _sheet(m1).health == -min(4, expected)
     lines = [e for e in SessionEvent.objects.filter(session=session, kind="decision") if "FR-CMB-8" in e.rules]
     assert len(lines) == 4
+    # the minion's tracks: only what changed ("Moral Normal → Normal" was listed beside Salud)
+    tracks = [e for e in SessionEvent.objects.filter(session=session, kind="decision")
+              if e.rules == ["FR-HLT-1", "FR-MOR-1"] and e.params.get("who") == m1.name]
+    text = render_message(tracks[0].message, tracks[0].params)
+    assert text.startswith(f"{m1.name}: Health Unhurt → ") and "Morale" not in text
     state = engine(session)
     assert all(not checks for checks in state.pending.values())  # every drawn card went somewhere
     assert spade in state.player_decks[f"c{hero.pk}"]  # FR-MODE-4: played → own deck in phase 1

@@ -64,6 +64,8 @@ from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's
 
 # The decisions that delimit a fight and its turns (the history reads fights from them).
 FIGHT_BEGINS = gettext_noop("A fight begins: %(sides)s. NPCs declare and draw first; everyone chooses in secret.")
+TRACKS_CHANGED = (("health", gettext_noop("Salud %(before)s → %(after)s")),
+                  ("morale", gettext_noop("Moral %(before)s → %(after)s")))
 FIGHT_SIDES = gettext_noop("%(a)s against %(b)s")  # each side's names joined the reader's way (FIGHT_BEGINS)
 FIGHT_TURN = gettext_noop("Turn %(turn)s of the fight.")
 FIGHT_OVER = gettext_noop("The fight is over.")
@@ -486,13 +488,13 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by, log: EventLog 
         written.append(sheet_kept(character, sheet))
         if totals["health_after"] == DEATH_LEVEL and totals["health_before"] != DEATH_LEVEL:
             record_death(session, combat, character.pk, names[key], log)
-        if (totals["health_after"], totals["morale_after"]) != (totals["health_before"], totals["morale_before"]):
-            log.decide(gettext_noop("%(who)s: Salud %(health_before)s → %(health_after)s, Moral %(morale_before)s → "
-                                    "%(morale_after)s."), rules=["FR-HLT-1", "FR-MOR-1"], who=names[key],
-                       health_before=level_name("health", totals["health_before"]),
-                       health_after=level_name("health", totals["health_after"]),
-                       morale_before=level_name("morale", totals["morale_before"]),
-                       morale_after=level_name("morale", totals["morale_after"]))
+        # only the tracks that changed ("Moral Normal → Normal" beside a Salud that did)
+        changes = [msg(said, before=level_name(track, totals[f"{track}_before"]),
+                       after=level_name(track, totals[f"{track}_after"]))
+                   for track, said in TRACKS_CHANGED if totals[f"{track}_after"] != totals[f"{track}_before"]]
+        if changes:
+            log.decide(gettext_noop("%(who)s: %(changes)s."), rules=["FR-HLT-1", "FR-MOR-1"], who=names[key],
+                       changes=changes)
     log.flush(updates=written)
 
 
