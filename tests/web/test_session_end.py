@@ -122,9 +122,12 @@ def test_the_phones_show_that_the_session_ended():
     (player, _hero), _ = seated
     phone = _client(player)
     url = session.get_absolute_url() + "?fragment=checks"
+    assert "no te ha pedido ninguna prueba" in phone.get(url, HTTP_HX_REQUEST="true").text
     assert 'data-testid="session-ended"' not in phone.get(url, HTTP_HX_REQUEST="true").text
     _client(mayor).post(reverse("play_session_end", args=[session.pk]))
-    assert 'data-testid="session-ended"' in phone.get(url, HTTP_HX_REQUEST="true").text
+    ended = phone.get(url, HTTP_HX_REQUEST="true").text
+    assert 'data-testid="session-ended"' in ended
+    assert "no te ha pedido ninguna prueba" not in ended  # nothing more will be asked
 
 
 def test_an_ended_session_leads_to_the_next(monkeypatch):
