@@ -107,14 +107,18 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
                                   view["pile_counts"][s]) % {"count": view["pile_counts"][s]},
             "total": view["totals"][s],
             "now": held_now[s],
-            "now_text": "" if over else _("%(n)s points on the tree now") % {"n": held_now[s]},
+            "now_text": "" if over else ngettext("%(n)s point on the tree now", "%(n)s points on the tree now",
+                                                  held_now[s]) % {"n": held_now[s]},
             "total_text": (_("%(n)s points in total") if over else _("%(n)s from finished rounds")) % {
                 "n": view["totals"][s]} if view["scores"] else "",
             "out": [_bird(e, s, seat) for e in view["out"][s]],
         })
     rounds = []
     for i, pair in enumerate(view["scores"]):
-        rounds.append({"number": i + 1, "left": pair[left], "right": pair[right]})
+        # each score by whose it is ("ronda 1: 33 a 13" was read against the totals' order)
+        rounds.append({"number": i + 1, "text": _("round %(n)s: %(left_name)s %(left)s, %(right_name)s %(right)s") % {
+            "n": i + 1, "left_name": seat_name(left), "left": pair[left], "right_name": seat_name(right),
+            "right": pair[right]}})
     step_text = ""
     if not over and seat in view["to_move"]:
         step_text = (_("You took perch 3: look at one of your rival’s face-down birds.")

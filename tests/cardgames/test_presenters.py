@@ -411,3 +411,17 @@ def test_pb_4_pb_7_a_removal_whose_dropped_cards_are_reshuffled_at_once_is_still
                 render_to_string(board["template"], {"board": board, "seat": seat})
             modified = next(line for line in board["events"] if line.startswith("Ana "))
             assert said in modified, modified
+
+
+def test_pa_1_a_palmera_rounds_scores_say_whose_they_are():
+    """PA-1 (the scores add up): a walk read "ronda 1: 33 a 13" under totals listed the other way round; each round's score
+    is named by its player, for either seat's board."""
+    engine = get("palmera")
+    state = next(s for s, _seat in samples("palmera") if engine.view(s, 0)["scores"])
+    scores = engine.view(state, 0)["scores"][0]
+    with translation.override("es"):
+        for seat in (0, 1):
+            board = presenters.present("palmera", engine.view(state, seat), seat, seat_name)
+            text = board["rounds"][0]["text"]
+            assert text.startswith("ronda 1: ")
+            assert f"Ana {scores[0]}" in text and f"Bruno {scores[1]}" in text, text
