@@ -98,8 +98,12 @@ def action_label(action: dict, view: dict, seat_name) -> str:
         return _("Keep your storages as they are")
     if kind == "change":
         storage = view["boards"][seat][action["storage"]]
-        return _("Put the %(card)s in place of your storage %(storage)s") % {
+        label = _("Put the %(card)s in place of your storage %(storage)s") % {
             "card": card_text(action["card"]), "storage": _storage_text(storage)}
+        # BO-10: a swap that leaves no life is the end of the game for the one who makes it (a walk
+        # swapped its last life for a figure, unwarned)
+        life = sum(s["life"] for i, s in enumerate(view["boards"][seat]) if i != action["storage"]) + value(action["card"])
+        return label + _(": you are out at once") if life <= 0 else label
     if kind == "attack":
         storage = view["boards"][action["target"]][action["storage"]]
         left = storage["life"] - value(action["card"])

@@ -425,3 +425,15 @@ def test_pa_1_a_palmera_rounds_scores_say_whose_they_are():
             text = board["rounds"][0]["text"]
             assert text.startswith("ronda 1: ")
             assert f"Ana {scores[0]}" in text and f"Bruno {scores[1]}" in text, text
+
+
+def test_bo_4_bo_10_a_swap_that_leaves_no_life_says_so():
+    """BO-4's optional swap can leave its maker with no life (BO-10: out at once): a walk swapped
+    its A♠ (life 1) for the J♣ beside a Q♥ and lost unwarned. The label says it; another does not."""
+    view = get("boom").view(get("boom").new_game(2, 1), 0)
+    view["boards"][0] = [{"card": "AS", "on": [], "life": 1}, {"card": "QH", "on": [], "life": 0}]
+    view["hand"] = ["JC", "5C"]
+    with translation.override("es"):
+        fatal = presenters.action_label("boom", {"type": "change", "card": "JC", "storage": 0}, view, seat_name)
+        fine = presenters.action_label("boom", {"type": "change", "card": "5C", "storage": 0}, view, seat_name)
+    assert fatal.endswith(": quedas eliminado en el acto") and not fine.endswith("en el acto"), (fatal, fine)
