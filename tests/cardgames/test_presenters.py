@@ -437,3 +437,17 @@ def test_bo_4_bo_10_a_swap_that_leaves_no_life_says_so():
         fatal = presenters.action_label("boom", {"type": "change", "card": "JC", "storage": 0}, view, seat_name)
         fine = presenters.action_label("boom", {"type": "change", "card": "5C", "storage": 0}, view, seat_name)
     assert fatal.endswith(": quedas eliminado en el acto") and not fine.endswith("en el acto"), (fatal, fine)
+
+
+def test_nm_4_nismatchs_english_board_speaks_english_but_for_the_cards_names():
+    """NM-4: a walk in English read "PG 3 of 5" and "WORKSHOP ALFA" beside STR/DEF/SPD: hit points
+    are HP and the Workshops Alpha and Beta in English (the cards keep their own names)."""
+    engine = get("nismatch")
+    state = samples("nismatch")[3][0]
+    with translation.override("en"):
+        text = strip_tags(_render("nismatch", engine.view(state, 0), 0))
+    assert "HP " in text and "Workshop Alpha" in text
+    assert not re.search(r"\bPG\b", text) and "Alfa" not in text
+    with translation.override("es"):
+        text = strip_tags(_render("nismatch", engine.view(state, 0), 0))
+    assert re.search(r"\bPG\b", text) and "Alfa" in text
