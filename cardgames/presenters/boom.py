@@ -170,7 +170,9 @@ def move_text(seat_name, seat: int, action: dict, viewer: int | None) -> str:
         return _("%(name)s calls Boom on %(number)s!") % {"name": who, "number": action["number"]}
     if kind == "discard":
         if seat == viewer:
-            return _("You discard the %(cards)s.") % {"cards": cards_text(action["cards"])}
+            # in the third person, as every other line of the log (it read "djamal ataca…" beside
+            # "Descartas…" for the same player), but naming the cards to the one who knows them
+            return _("%(name)s discards the %(cards)s.") % {"name": who, "cards": cards_text(action["cards"])}
         return ngettext("%(name)s discards %(count)s card.", "%(name)s discards %(count)s cards.",
                         len(action["cards"])) % {"name": who, "count": len(action["cards"])}
     if kind == "pass":

@@ -451,3 +451,14 @@ def test_nm_4_nismatchs_english_board_speaks_english_but_for_the_cards_names():
     with translation.override("es"):
         text = strip_tags(_render("nismatch", engine.view(state, 0), 0))
     assert re.search(r"\bPG\b", text) and "Alfa" in text
+
+
+def test_bo_8_a_players_own_discard_is_told_as_every_other_line_of_the_log():
+    """BO-8: the log is in the third person (a walk read "djamal ataca…" beside "Descartas 10♥…"
+    for the same player); the cards are named to the one who discarded them only."""
+    action = {"type": "discard", "cards": ["10H", "5C"]}
+    with translation.override("es"):
+        own = presenters.move_text("boom", seat_name, 0, action, 0)
+        other = presenters.move_text("boom", seat_name, 0, action, 1)
+    assert own.startswith("Ana descarta 10♥") and "5♣" in own, own
+    assert other.startswith("Ana descarta 2 cartas") and "10♥" not in other, other
