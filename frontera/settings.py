@@ -99,8 +99,22 @@ TEMPLATES = [
 
 # Database: SQLite by default (WAL, IMMEDIATE transactions, busy timeout), or DATABASE_URL.
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+# SQLite's settings, for the default file and for a sqlite:/// DATABASE_URL alike (a URL's file had
+# none of them: every transaction began DEFERRED, and two tables' moves at once failed at once with
+# "database is locked" instead of waiting for each other)
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+# Pages are served by a fixed pool of threads (frontera/asgi.py): each keeps its connection
+# instead of opening one per request (issue #11).
+SQLITE_CONN_MAX_AGE = int(os.environ.get("SQLITE_CONN_MAX_AGE", "300"))
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
+        DATABASES["default"]["CONN_MAX_AGE"] = SQLITE_CONN_MAX_AGE
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Values travel as bound parameters (psycopg's server-side binding) instead of being quoted
         # into the statement's text in Python: a call check's CPU to its publish fell ~10 % (issue #11).
@@ -127,14 +141,8 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "var" / "frontera.sqlite3")),
-            "OPTIONS": {
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            },
-            # Pages are served by a fixed pool of threads (frontera/asgi.py): each keeps its
-            # connection instead of opening one per request (issue #11).
-            "CONN_MAX_AGE": int(os.environ.get("SQLITE_CONN_MAX_AGE", "300")),
+            "OPTIONS": dict(SQLITE_OPTIONS),
+            "CONN_MAX_AGE": SQLITE_CONN_MAX_AGE,
             "CONN_HEALTH_CHECKS": True,
         }
     }

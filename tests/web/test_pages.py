@@ -1,5 +1,7 @@
 """Base template: CSP with nonces and nothing inline without one, htmx, CSRF header, i18n."""
 
+import json
+import os
 import re
 import subprocess
 import sys
@@ -88,3 +90,21 @@ def test_check_deploy_is_clean_in_production_mode():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def test_an_sqlite_database_url_gets_the_sqlite_settings(tmp_path):
+    """A walk through the card tables on a ``DATABASE_URL=sqlite:///…`` server hit "database is
+    locked" (a 500 on a move, a bot stuck) with three tables at once: a URL's SQLite file had none
+    of the default file's settings (IMMEDIATE transactions, the busy timeout, WAL). It has now."""
+    code = ("import django, json; django.setup(); from django.conf import settings; "
+            "d = settings.DATABASES['default']; print(json.dumps([d['OPTIONS'], d['CONN_MAX_AGE']]))")
+    out = {}
+    for url in ("", f"sqlite:///{tmp_path / 'url.sqlite3'}"):
+        result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                                env={**os.environ, "DJANGO_SETTINGS_MODULE": "frontera.settings", "DATABASE_URL": url,
+                                     "SQLITE_PATH": str(tmp_path / "default.sqlite3")})
+        assert result.returncode == 0, result.stderr
+        out[url or "default"] = json.loads(result.stdout.strip().splitlines()[-1])
+    options, age = out.pop("default")
+    assert options["transaction_mode"] == "IMMEDIATE" and options["timeout"] == 20 and "WAL" in options["init_command"]
+    assert list(out.values()) == [[options, age]]
