@@ -144,8 +144,9 @@ def _defender_text(entry: dict) -> str:
     return card_text(entry["card"])
 
 
-def _fight_hint(mine: str | None, entry: dict) -> str:
-    """"you win" / "you lose" / "a tie" when both birds are known; empty otherwise."""
+def _fight_hint(mine: str | None, entry: dict, view: dict | None = None, seat: int | None = None) -> str:
+    """"you win" / "you lose" / a tie and who wins it (PA-5) when both birds are known; empty
+    otherwise."""
     if mine is None or entry["card"] is None:
         return ""
     a, d = mine[:-1], entry["card"][:-1]
@@ -155,6 +156,14 @@ def _fight_hint(mine: str | None, entry: dict) -> str:
         return _("yours is higher")
     if STRENGTH[a] < STRENGTH[d]:
         return _("theirs is higher")
+    # PA-5: the holder of perch 1 wins a tie, else the attacker ("(empate)" did not say who won)
+    perch_1 = view["board"][0] if view is not None and seat in (0, 1) else None
+    if perch_1 is not None and perch_1[1 - seat]:
+        return _("a tie, which they win: they hold perch 1")
+    if perch_1 is not None and perch_1[seat]:
+        return _("a tie, which you win: you hold perch 1")
+    if perch_1 is not None:
+        return _("a tie, which you win as the attacker: nobody holds perch 1")
     return _("a tie")
 
 
@@ -180,7 +189,7 @@ def action_label(action: dict, view: dict, seat_name) -> str:
                 defender = _defender_text(first)
             return _("Put %(bird)s on perch %(n)s and fight %(defender)s first") % {
                 "bird": bird, "n": square, "defender": defender}
-        hint = _fight_hint(mine, rival[0])
+        hint = _fight_hint(mine, rival[0], view, seat)
         if hint:
             return _("Put %(bird)s on perch %(n)s and fight %(defender)s (%(hint)s)") % {
                 "bird": bird, "n": square, "defender": _defender_text(rival[0]), "hint": hint}

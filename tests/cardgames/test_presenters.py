@@ -462,3 +462,22 @@ def test_bo_8_a_players_own_discard_is_told_as_every_other_line_of_the_log():
         other = presenters.move_text("boom", seat_name, 0, action, 1)
     assert own.startswith("Ana descarta 10♥") and "5♣" in own, own
     assert other.startswith("Ana descarta 2 cartas") and "10♥" not in other, other
+
+
+@pytest.mark.parametrize(("holder", "said"), [
+    (1, "empate, que gana tu rival: tiene la percha 1"),
+    (0, "empate, que ganas tú: tienes la percha 1"),
+    (None, "empate, que ganas tú por atacar: nadie tiene la percha 1"),
+])
+def test_pa_5_a_known_tie_says_who_wins_it(holder, said):
+    """PA-5: the holder of perch 1 wins a tie, else the attacker; the move read "(empate)" alone."""
+    engine = get("palmera")
+    view = engine.view(engine.new_game(2, 1), 0)
+    view["hand"] = "7D"
+    view["board"] = [[[], []] for _ in range(10)]
+    view["board"][4][1] = [{"card": "7C", "up": True, "peeked": False}]
+    if holder is not None:
+        view["board"][0][holder] = [{"card": "2D" if holder == 0 else "2C", "up": True, "peeked": False}]
+    with translation.override("es"):
+        label = presenters.action_label("palmera", {"type": "place", "square": 5}, view, seat_name)
+    assert label.endswith(f"({said})"), label
