@@ -352,8 +352,13 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
         result = result_text(list(winners), not winners, seat, seat_name)
         reason = (_("Five War Spoils claimed.") if view.get("end_reason") == "spoils"
                   else _("An Arsenal ran out of cards.") if view.get("end_reason") == "empty_arsenal" else "")
+    # holding priority in another's turn: the table's line said "Your turn." under "Bot's turn"
+    responding = (not over and seat is not None and seat in view["to_move"] and view.get("active") is not None
+                  and view.get("active") != seat)
     return {
         "turn_text": turn_text(view["to_move"], seat, seat_name, over),
+        "your_turn_text": _("Your answer: you hold priority in %(name)s’s turn.") % {
+            "name": seat_name(view["active"])} if responding else "",
         "phase_text": phase_text,
         "result_text": result,
         "reason_text": reason,

@@ -481,3 +481,23 @@ def test_pa_5_a_known_tie_says_who_wins_it(holder, said):
     with translation.override("es"):
         label = presenters.action_label("palmera", {"type": "place", "square": 5}, view, seat_name)
     assert label.endswith(f"({said})"), label
+
+
+def test_nm_10_holding_priority_in_anothers_turn_is_not_called_your_turn():
+    """NM-10's stack: a player who may respond in the other's turn read "Tu turno." under "turno de
+    Bot fuerte 2"; the line says it is their answer, and their own turn still reads as before."""
+    engine = get("nismatch")
+    responding = own = None
+    for state, mover in samples("nismatch"):
+        if mover is None:
+            continue
+        view = engine.view(state, mover)
+        if view.get("active") is not None and view["active"] != mover and responding is None:
+            responding = (view, mover)
+        if view.get("active") == mover and own is None:
+            own = (view, mover)
+    assert responding and own
+    with translation.override("es"):
+        board = presenters.present("nismatch", responding[0], responding[1], seat_name)
+        assert board["your_turn_text"].startswith("Te toca responder: tienes la prioridad en el turno de ")
+        assert presenters.present("nismatch", own[0], own[1], seat_name)["your_turn_text"] == ""
