@@ -383,3 +383,24 @@ def test_the_phone_shows_its_characters_money():
     client.force_login(player)
     page = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").text
     assert f'Dinero <strong data-testid="money-{hero.pk}">$43</strong>' in page
+
+
+def test_fr_opp_2_a_revealed_opposed_check_says_what_each_card_counted_as(client):
+    """FR-OPP-2..4: a walk read only "gana" / "pierde" after an opposed reveal (a trait check says
+    why): each result says whether the card was its player's suit or colour, and its value."""
+    from frontera.play.services.checks import Entry, check_choose, check_draw, opposed_request
+    from tests.factories import stack_pile
+
+    session, mayor, seated, (minion,) = make_table()
+    (p1, hero), _ = seated
+    prueba = opposed_request(session=session, by=mayor, entries=[Entry(hero, "musculo"), Entry(minion, "musculo")])
+    hero_part, minion_part = prueba.participants.order_by("pk")
+    stack_pile(session, ["1:9H", "1:2S", "1:3S"])  # the last is drawn first: the hero's 3 (Músculo 3, no skill)
+    hero_part = check_draw(participant=hero_part, by=p1)
+    stack_pile(session, ["1:KD", "1:4S", "1:5S"])
+    minion_part = check_draw(participant=minion_part, by=mayor)
+    check_choose(participant=hero_part, by=p1, card="1:9H")
+    check_choose(participant=minion_part, by=mayor, card="1:KD")
+    client.force_login(p1)
+    page = client.get(session.get_absolute_url()).text
+    assert "— el palo de Músculo, valor 9</p>" in page and "— el color de Músculo, valor 13</p>" in page

@@ -144,7 +144,8 @@ def _participant_row(p: Participant, prueba: Check, viewer: Viewer, knowledge: _
         "played": played,
         "outcome": p.outcome,
         "outcome_label": gettext(OUTCOME_LABELS[p.outcome]) if p.outcome else "",
-        "why": _why(p, prueba) if revealed and p.played and prueba.kind == Check.Kind.TRAIT else (
+        "why": _why(p, prueba) if revealed and p.played and prueba.kind == Check.Kind.TRAIT else
+        _opposed_why(p) if revealed and p.played else (
             # no card to draw (FR-CHK-1, FR-MODE-8): "0 cartas · Fracaso" said nothing of why
             gettext("no card to draw, so it fails without drawing") if p.outcome == "failure" and not p.played
             and not prueba.withdrawn else ""),
@@ -200,6 +201,20 @@ def _why(p: Participant, prueba: Check) -> str:
     card = card.declare(p.declared) if p.declared else card
     explained = why(card, p.trait, prueba.difficulty, p.outcome)
     return render_message(explained["_msg"], {k: v for k, v in explained.items() if k != "_msg"})
+
+
+def _opposed_why(p: Participant) -> str:
+    """What a revealed opposed card counted as for its player (FR-OPP-2..5): their trait's suit or
+    colour and its value, or neither; "gana" / "pierde" said nothing of why."""
+    card = Card.from_uid(p.played)
+    card = card.declare(p.declared) if p.declared else card
+    grade, value = rules_checks.opposed_strength(p.trait, card)
+    trait = glossary.name("trait", p.trait)
+    if grade == RIGHT_SUIT:
+        return gettext("the suit of %(trait)s, value %(value)s") % {"trait": trait, "value": value}
+    if grade == RIGHT_COLOUR:
+        return gettext("the colour of %(trait)s, value %(value)s") % {"trait": trait, "value": value}
+    return gettext("neither the suit nor the colour of %(trait)s") % {"trait": trait}
 
 
 def _what(p: Participant) -> str:
