@@ -344,7 +344,7 @@ def test_fr_exch_6_the_sharers_decide_on_their_phones_who_keeps_the_card(client)
     # phase 2: the sharers look at the card they decide on; the Mayor and a non-sharer do not
     page = client.get(session.get_absolute_url(), {"fragment": "checks"}).content.decode()
     assert f'data-testid="sharing-{sharing.pk}"' in page and f'aria-label="{label}"' not in page
-    assert "treasure card 1, face down" in page
+    assert "treasure card 1, face down" in page and "who keeps card 1</label>" in page
     client.force_login(p3)
     page = client.get(session.get_absolute_url()).content.decode()
     assert f'data-testid="sharing-{sharing.pk}"' not in page
@@ -353,6 +353,7 @@ def test_fr_exch_6_the_sharers_decide_on_their_phones_who_keeps_the_card(client)
     assert f'aria-label="{label}"' in page
     assert f'data-testid="sharing-vote-{sharing.pk}-{hero.pk}"' in page
     assert f'data-testid="sharing-vote-{sharing.pk}-{rival.pk}"' not in page  # not theirs to say
+    assert f"who keeps the {label}</label>" in page  # by its face, as they see it ("card 1" beside it)
     client.post(_share_url(session, sharing), {"action": "keeper", "character": hero.pk, "keeper": [rival.pk]})
     client.force_login(p2)
     client.post(_share_url(session, sharing), {"action": "keeper", "character": rival.pk, "keeper": [hero.pk]})

@@ -119,7 +119,9 @@ def sharing_row(exchange: Exchange, viewer: Viewer, state) -> dict | None:
         if exchange.step == "keeper":
             current = data["votes"].get(s, [])
             forms.append({"pk": int(s[1:]), "name": names[s], "acting_for": acting_for, "slots": [
-                {"n": c["n"], "choices": [(pk, name, bool(current) and current[c["n"] - 1] == seat_key(pk))
+                # the card by its face where the viewer sees it ("card 1" beside a face-up 3♦)
+                {"n": c["n"], "card": c["card"]["label"] if c["card"] else "",
+                 "choices": [(pk, name, bool(current) and current[c["n"] - 1] == seat_key(pk))
                                           for pk, name in people]} for c in cards]})
         elif data["left"].get(s, 0) > 0:
             forms.append({"pk": int(s[1:]), "name": names[s], "acting_for": acting_for, "left": data["left"][s],
@@ -127,5 +129,6 @@ def sharing_row(exchange: Exchange, viewer: Viewer, state) -> dict | None:
                           "partners": [(pk, name) for pk, name in people if seat_key(pk) != s]})
     swappers = [{"name": names[s], "left": n} for s, n in data["left"].items()]
     return {"pk": exchange.pk, "sharing": True, "step": exchange.step, "names": [n for _pk, n in people],
+            "who": names_text([n for _pk, n in people]),
             "cards": cards, "votes": votes, "keepers": list(dict.fromkeys(names[k] for k in data["keepers"])),
             "swappers": swappers, "forms": forms, "rules": "FR-EXCH-6", "can_choose": bool(forms)}
