@@ -53,6 +53,8 @@ def test_fr_chk_5_medical_attention_is_cabeza_saber_and_a_success_speeds_recover
     assert texts and texts[0].params["medical"] == {"_msg": "%(n)s hour", "n": 8}  # plural by n: "8 hours"
     client.force_login(mayor)
     assert "recovers faster" in client.get(session.get_absolute_url()).text
+    set_tracks(rival, health=0)  # healed: "recovers faster" stayed on a Sano character
+    assert "recovers faster" not in client.get(session.get_absolute_url()).text
 
 
 def test_fr_chk_5_a_partial_success_on_someone_else_does_nothing():

@@ -145,7 +145,7 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None,
         for s in seats:
             row = character_row(s.character)
             row.update(player=s.player, seat=seat_row(seen, s.key))
-            row["treated"] = str(row["pk"]) in treated
+            row["treated"] = str(row["pk"]) in treated and row["health"] < 0  # healed: nothing to speed
             row["tap_labels"] = tap_labels(row["name"])
             protagonists.append(row)
         npc_rows = [character_row(c) for c in npcs]
@@ -210,7 +210,7 @@ def phone_view(session: GameSession, user, regions: set[str] | None = None, snap
             seat["by_suit"] = by_suit([c["uid"] for c in seat["deck"]]) if owner_sees else []
             seat["owner_sees"] = owner_sees
             row["seat"] = seat
-            row["treated"] = str(row["pk"]) in session.tallies.get("medical", {})
+            row["treated"] = str(row["pk"]) in session.tallies.get("medical", {}) and row["health"] < 0
             mine.append(row)
         context["mine"] = mine
     if _wants(regions, "checks", "table"):
