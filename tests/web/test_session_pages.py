@@ -404,3 +404,28 @@ def test_fr_opp_2_a_revealed_opposed_check_says_what_each_card_counted_as(client
     client.force_login(p1)
     page = client.get(session.get_absolute_url()).text
     assert "— el palo de Músculo, valor 9</p>" in page and "— el color de Músculo, valor 13</p>" in page
+
+
+def test_fr_mode_8_a_draw_from_a_short_deck_says_how_many_it_will_take(client):
+    """FR-MODE-8: in phase 2 a deck with fewer cards than the check allows gives what it has; a
+    walk's button read "Robar 6 cartas" and 5 were drawn."""
+    from frontera.play.services.checks import check_request
+    from frontera.play.services.sessions import phase_switch
+    from frontera.rules import session as rules_session
+
+    session, mayor, seated, _ = make_table()
+    (p1, hero), _ = seated
+    phase_switch(session=session, by=mayor)
+    state = engine(session)
+    seat = f"c{hero.pk}"
+    keep = state.player_decks[seat][:2]
+    moved = state.player_decks[seat][2:]
+    state.player_decks[seat] = keep
+    state.player_discards[seat] = state.player_discards[seat] + moved  # two left in the deck
+    GameSession.objects.filter(pk=session.pk).update(state=state.to_json())
+    session.refresh_from_db()
+    check_request(session=session, by=mayor, characters=[hero], trait="musculo")  # 3 allowed
+    client.force_login(p1)
+    page = client.get(session.get_absolute_url()).text
+    assert "Robar 2 cartas (te tocan 3; no hay más)" in page
+    assert len(rules_session.draw_source(engine(session), seat, 3)) == 2

@@ -154,6 +154,9 @@ def _participant_row(p: Participant, prueba: Check, viewer: Viewer, knowledge: _
             pgettext("a participant's status", "to choose") if p.status == Check.Status.DRAWN
             else p.get_status_display()),
         "can_draw": can_act and p.status == Check.Status.REQUESTED,
+        # fewer cards to draw from than the check allows (FR-MODE-8): the button said "Robar 6 cartas"
+        # and 5 were drawn; a zone's size is public
+        "short": _short(knowledge.state, p) if can_act and p.status == Check.Status.REQUESTED else None,
         # the Mayor drawing for a player's protagonist (a player without a phone): he will see the cards
         "draws_for_player": viewer.is_mayor and p.seat not in viewer.seats
         and p.character.kind == Character.Kind.PROTAGONIST,
@@ -201,6 +204,14 @@ def _why(p: Participant, prueba: Check) -> str:
     card = card.declare(p.declared) if p.declared else card
     explained = why(card, p.trait, prueba.difficulty, p.outcome)
     return render_message(explained["_msg"], {k: v for k, v in explained.items() if k != "_msg"})
+
+
+def _short(state, p: Participant) -> int | None:
+    """How many cards a draw would find, when fewer than the participant's (FR-MODE-8), else None."""
+    if p.cards <= 0 or p.seat not in state.players:
+        return None
+    found = len(rules_session.draw_source(state, p.seat, p.cards))
+    return found if found < p.cards else None
 
 
 def _opposed_why(p: Participant) -> str:
