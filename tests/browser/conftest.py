@@ -62,14 +62,13 @@ def browser(chromium_path):
         browser.close()
 
 
-@pytest.fixture
-def phone(browser, app_server):
-    """A factory of phone-sized browser contexts (each one a separate person)."""
+def _pages(browser, app_server, **options):
+    """A factory of pages, each in a browser context of its own (a separate person), in Spanish,
+    closed after the test: yields ``make()``."""
     contexts = []
 
     def make():
-        context = browser.new_context(viewport=PHONE, base_url=app_server.url, locale="es-ES", is_mobile=True,
-                                      has_touch=True)
+        context = browser.new_context(base_url=app_server.url, locale="es-ES", **options)
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context.new_page()
@@ -77,22 +76,18 @@ def phone(browser, app_server):
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def phone(browser, app_server):
+    """A factory of phone-sized browser contexts (each one a separate person)."""
+    yield from _pages(browser, app_server, viewport=PHONE, is_mobile=True, has_touch=True)
 
 
 @pytest.fixture
 def laptop(browser, app_server):
     """A factory of pages at the Mayor's 1280x800 (each one a separate person), closed after the test."""
-    contexts = []
-
-    def make():
-        context = browser.new_context(viewport=LAPTOP, base_url=app_server.url, locale="es-ES")
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    for context in contexts:
-        context.close()
+    yield from _pages(browser, app_server, viewport=LAPTOP)
 
 
 def set_up(app_server, script: str) -> list[str]:
