@@ -2,7 +2,7 @@
 sheet, the catalogue, the campaign and account pages, the history and its exports, read in Spanish
 and in English. A page fails on any word of the other language (``language_lists``) and on any
 internal key: a snake_case word, a bare card or suit code ("QH", "(S, H, C o D)"), or a rule ID
-("FR-CMB-6") outside the Mayor's "why" details (``<details data-why>``).
+("FR-CMB-6"), the Mayor's "why" included: it says each rule in words.
 
 What a person reads is the page's text plus its aria-label, title, alt, placeholder and button
 values; scripts and styles are not read. The names people typed (characters, campaign) are the
@@ -39,57 +39,50 @@ PARENTHESES = re.compile(r"\(([^()]*)\)")
 
 
 class _Reader(HTMLParser):
-    """Visible text and read attributes of a page; text inside ``<details data-why>`` apart, and
-    text marked as another language (``lang="es"`` on the language switch's "ES") left out."""
+    """Visible text and read attributes of a page, the Mayor's "why" included (it says the rules in
+    words), and text marked as another language (``lang="es"`` on the language switch's "ES") left
+    out."""
 
     def __init__(self, language: str = ""):
         super().__init__(convert_charrefs=True)
         self.language = language
         self.text: list[str] = []
-        self.why: list[str] = []
         self._skip = 0
-        self._why_depth = 0
         self._stack: list[tuple[str, bool]] = []
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        is_why = tag == "details" and "data-why" in attrs
         foreign = tag != "html" and bool(self.language) and attrs.get("lang", self.language) != self.language
         if tag in ("script", "style") or foreign:
             self._skip += 1
         if tag not in ("br", "img", "input", "meta", "link", "hr", "source", "wbr", "col", "area", "base", "embed"):
-            self._stack.append((tag, is_why, foreign))
-            if is_why:
-                self._why_depth += 1
-        out = self.why if self._why_depth else self.text
+            self._stack.append((tag, foreign))
         if self._skip:
             return
         for name in READ_ATTRIBUTES:
             if attrs.get(name):
-                out.append(attrs[name])
+                self.text.append(attrs[name])
         if tag == "input" and attrs.get("type") in ("submit", "button") and attrs.get("value"):
-            out.append(attrs["value"])
+            self.text.append(attrs["value"])
 
     def handle_startendtag(self, tag, attrs):
         self.handle_starttag(tag, attrs)
         if self._stack and self._stack[-1][0] == tag:
-            _tag, is_why, foreign = self._stack.pop()
-            self._why_depth -= is_why
+            _tag, foreign = self._stack.pop()
             self._skip -= foreign
 
     def handle_endtag(self, tag):
         if tag in ("script", "style"):
             self._skip = max(0, self._skip - 1)
         while self._stack:
-            open_tag, is_why, foreign = self._stack.pop()
-            self._why_depth -= is_why
+            open_tag, foreign = self._stack.pop()
             self._skip = max(0, self._skip - foreign)
             if open_tag == tag:
                 break
 
     def handle_data(self, data):
         if not self._skip and data.strip():
-            (self.why if self._why_depth else self.text).append(data)
+            self.text.append(data)
 
 
 def read(html: str, language: str = "") -> str:
@@ -216,14 +209,16 @@ def test_every_page_of_a_session_reads_in_one_language_without_internal_keys(lan
     assert problems == [], f"{len(problems)} findings:\n" + "\n".join(problems)
 
 
-def test_the_reader_keeps_rule_ids_only_inside_the_why_details():
-    """The crawl's own reader: text inside ``<details data-why>`` is apart, everything else read."""
-    html = ('<p title="Pile">FR-CHK-1 <b>x</b></p><details data-why><summary>Why</summary>FR-CMB-6</details>'
+def test_the_reader_reads_the_why_too_and_finds_a_rule_id_anywhere():
+    """The crawl's own reader: the Mayor's "why" is read like the rest (a rule's ID in it, or a word of
+    the other language, is a finding); an attribute that is not read (``data-rule``) is not."""
+    html = ('<p title="Pile">FR-CHK-1 <b>x</b></p><details data-why><summary>Why</summary>FR-CMB-6'
+            '<span data-rule="FR-OPP-1">the mazo</span></details>'
             '<input type="submit" value="Draw"><script>var FR_X = 1;</script><button lang="es">ES</button>')
     text = read(html, "en")
-    assert "FR-CHK-1" in text and "Pile" in text and "Draw" in text
-    assert "FR-CMB-6" not in text and "FR_X" not in text and "ES" not in text
-    assert findings(text, "en", []) == ["rule ID: 'FR-CHK-1'"]
+    assert "FR-CHK-1" in text and "FR-CMB-6" in text and "Pile" in text and "Draw" in text
+    assert "FR-OPP-1" not in text and "FR_X" not in text and "ES" not in text
+    assert findings(text, "en", []) == ["rule ID: 'FR-CHK-1'", "rule ID: 'FR-CMB-6'", "word of the other language: 'mazo'"]
     assert findings("La carta QH (S, H, C o D) disparo_rapido", "es", []) == [
         "internal key: 'disparo_rapido'", "card code: 'QH'", "suit letters: 'S, H, C o D'"]
     assert findings("Pile (montón) of the mazo", "en", []) == ["word of the other language: 'mazo'"]
