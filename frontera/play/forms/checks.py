@@ -3,7 +3,14 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from frontera.play.forms.common import SKILL_CHOICES, SUIT_CHOICES, TRAIT_CHOICES, new_request_key
+from frontera.play.forms.common import (
+    SKILL_CHOICES,
+    SUIT_CHOICES,
+    TRAIT_CHOICES,
+    CheckboxesSomeDisabled,
+    SelectSomeDisabled,
+    new_request_key,
+)
 
 MAX_ID_DIGITS = 18  # a bigint's ids have at most 19 digits; 18 always fit
 
@@ -33,7 +40,7 @@ def posted_id(value) -> int | None:
 
 
 class CheckRequestForm(forms.Form):
-    characters = forms.MultipleChoiceField(label=_("Characters"), widget=forms.CheckboxSelectMultiple)
+    characters = forms.MultipleChoiceField(label=_("Characters"), widget=CheckboxesSomeDisabled)
     trait = forms.ChoiceField(label=_("Trait"), choices=TRAIT_CHOICES)
     skill = forms.ChoiceField(label=_("Skill"), choices=SKILL_CHOICES, required=False)
     difficulty = forms.IntegerField(label=_("Difficulty"), min_value=2, max_value=15, required=False,
@@ -92,7 +99,8 @@ class OpposedRequestForm(forms.Form):
         choices = [("", _("—"))] + [(str(pk), name) for pk, name in characters]
         for i in range(1, OPPOSED_SLOTS + 1):
             self.fields[f"character_{i}"] = forms.ChoiceField(label=_("Participant %(n)s") % {"n": i},
-                                                              choices=choices, required=False)
+                                                              choices=choices, required=False,
+                                                              widget=SelectSomeDisabled)
             self.fields[f"trait_{i}"] = forms.ChoiceField(label=_("Trait"), choices=TRAIT_CHOICES)
             self.fields[f"skill_{i}"] = forms.ChoiceField(label=_("Skill"), choices=SKILL_CHOICES, required=False)
             self.fields[f"modifier_{i}"] = forms.IntegerField(label=_("Extra cards (±)"), min_value=-10,

@@ -36,3 +36,35 @@ class RequestKeyForm(forms.Form):
 def posted_request_key(data) -> str:
     form = RequestKeyForm(data)
     return form.cleaned_data["request_key"] if form.is_valid() else ""
+
+
+class SomeDisabled:
+    """A choice widget whose options in ``disabled_values`` cannot be picked (``disabled``)."""
+
+    disabled_values: frozenset = frozenset()
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        if str(value) in self.disabled_values:
+            option["attrs"]["disabled"] = True
+        return option
+
+
+class SelectSomeDisabled(SomeDisabled, forms.Select):
+    pass
+
+
+class CheckboxesSomeDisabled(SomeDisabled, forms.CheckboxSelectMultiple):
+    pass
+
+
+def mark_unable(form, names, unable: dict[str, str], *, disable: bool = True) -> None:
+    """Each of the fields ``names`` says beside a character who cannot act why (``unable``:
+    :func:`frontera.play.selectors.pages.unable_to_act`), and, with ``disable``, offers them
+    greyed out: a check on them is refused anyway (FR-HLT-1, FR-MOR-1, FR-SOB-1)."""
+    for name in names:
+        field = form.fields[name]
+        field.choices = [(value, format_lazy("{} · {}", label, unable[value]) if value in unable else label)
+                         for value, label in field.choices]
+        if disable and isinstance(field.widget, SomeDisabled):
+            field.widget.disabled_values = frozenset(unable)

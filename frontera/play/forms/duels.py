@@ -3,15 +3,15 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from frontera.play.forms.common import new_request_key
+from frontera.play.forms.common import SelectSomeDisabled, new_request_key
 
 
 class PistolDuelForm(forms.Form):
     """The Mayor calls a pistol duel (FR-CMB-15): two duellists, each with the ranged weapon they use."""
 
-    first = forms.ChoiceField(label=_("First duellist"))
+    first = forms.ChoiceField(label=_("First duellist"), widget=SelectSomeDisabled)
     first_weapon = forms.ChoiceField(label=_("First duellist's weapon"))
-    second = forms.ChoiceField(label=_("Second duellist"))
+    second = forms.ChoiceField(label=_("Second duellist"), widget=SelectSomeDisabled)
     second_weapon = forms.ChoiceField(label=_("Second duellist's weapon"))
     request_key = forms.CharField(widget=forms.HiddenInput, initial=new_request_key, max_length=40)
 

@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from frontera.play.forms.common import new_request_key
+from frontera.play.forms.common import CheckboxesSomeDisabled, new_request_key
 
 GAMBLE_CHOICES = [
     ("banca", _("La banca siempre gana: one character against the house")),
@@ -19,8 +19,8 @@ CONTEST_CHOICES = [("", _("—")), ("dardos", _("darts")), ("lanzamiento_cuchill
 
 class GambleForm(forms.Form):
     kind = forms.ChoiceField(label=_("Game"), choices=GAMBLE_CHOICES)
-    characters = forms.MultipleChoiceField(label=_("Who plays"), widget=forms.CheckboxSelectMultiple)
-    cheats = forms.MultipleChoiceField(label=_("Who cheats (Manos (Maña) instead)"), widget=forms.CheckboxSelectMultiple,
+    characters = forms.MultipleChoiceField(label=_("Who plays"), widget=CheckboxesSomeDisabled)
+    cheats = forms.MultipleChoiceField(label=_("Who cheats (Manos (Maña) instead)"), widget=CheckboxesSomeDisabled,
                                        required=False)
     contest = forms.ChoiceField(label=_("Contest (habilidad)"), choices=CONTEST_CHOICES, required=False)
     request_key = forms.CharField(widget=forms.HiddenInput, initial=new_request_key, max_length=40)

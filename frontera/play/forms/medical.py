@@ -3,11 +3,11 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from frontera.play.forms.common import new_request_key
+from frontera.play.forms.common import SelectSomeDisabled, new_request_key
 
 
 class MedicalForm(forms.Form):
-    healer = forms.ChoiceField(label=_("Healer"))
+    healer = forms.ChoiceField(label=_("Healer"), widget=SelectSomeDisabled)
     patient = forms.ChoiceField(label=_("Patient"))
     request_key = forms.CharField(widget=forms.HiddenInput, initial=new_request_key, max_length=40)
 

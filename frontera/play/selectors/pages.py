@@ -13,6 +13,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_noop
 
+from frontera import glossary
 from frontera.characters.models import Character
 from frontera.play.models import MAYOR_SEAT, GameSession, Seat
 from frontera.play.selectors.checks import PHONE_RECENT_CHECKS, check_rows, session_checks
@@ -34,6 +35,8 @@ from frontera.play.selectors.gambling import gambling_view
 from frontera.play.selectors.snapshot import Snapshot
 from frontera.play.services.table_tools import undoable
 from frontera.rules import session as rules_session
+from frontera.rules.errors import RulesError
+from frontera.rules.tracks import HEALTH, MORALE, SOBRIETY, incapacity
 from frontera.sql import column, rows, table
 
 
@@ -97,6 +100,23 @@ def _callable_sql() -> str:
             f"{column(Character, 'pk')} WHERE {column(Character, 'campaign')} = %s "
             f"AND ({seat} IS NOT NULL OR {column(Character, 'kind')} <> %s) "
             f"ORDER BY {seat} IS NULL, {seat}, {column(Character, 'kind')}, {column(Character, 'name')}")
+
+
+def unable_to_act(ids) -> dict[str, str]:
+    """Of the characters ``ids``, each who can take no action now (Incapacitado, Muerto, Paralizado,
+    En coma: FR-HLT-1, FR-MOR-1, FR-SOB-1) as ``{"<id>": "cannot act (Muerto)"}``, in the reader's
+    language: the Mayor's pickers say it beside the name, and a check cannot be called on them."""
+    found = {}
+    for pk, sheet in Character.objects.filter(pk__in=list(ids)).values_list("pk", "sheet"):
+        tracks = (sheet or {}).get("tracks", {})
+        try:
+            out = incapacity(health=tracks.get(HEALTH, 0), morale=tracks.get(MORALE, 0),
+                             sobriety=tracks.get(SOBRIETY, 0))
+        except RulesError:
+            continue  # a sheet the service refuses with its own message
+        if out:
+            found[str(pk)] = gettext("cannot act (%(level)s)") % {"level": glossary.name("level", out)}
+    return found
 
 
 # The aria-labels of a character card's one-tap actions on the Mayor's board (templates/play/_cast.html).

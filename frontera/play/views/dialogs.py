@@ -16,8 +16,9 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
-from frontera.play.forms.checks import OPPOSED_PRESETS, CheckRequestForm, OpposedRequestForm
+from frontera.play.forms.checks import OPPOSED_PRESETS, OPPOSED_SLOTS, CheckRequestForm, OpposedRequestForm
 from frontera.play.forms.combat import CombatStartForm
+from frontera.play.forms.common import mark_unable
 from frontera.play.forms.duels import PistolDuelForm
 from frontera.play.forms.exchanges import ExchangeStartForm
 from frontera.play.forms.gambling import GambleForm
@@ -27,7 +28,7 @@ from frontera.play.forms.table_tools import TableActionForm
 from frontera.play.forms.treasure import TreasureShareStartForm
 from frontera.play.models import Check, GameSession, Seat
 from frontera.play.selectors.combat import duel_weapons
-from frontera.play.selectors.pages import callable_characters
+from frontera.play.selectors.pages import callable_characters, unable_to_act
 from frontera.play.views.common import protagonists, session_for_mayor
 
 TITLES = {
@@ -62,8 +63,31 @@ def _again(request, session: GameSession) -> dict | None:
             "difficulty": prueba.difficulty, "modifier": first.modifier, "label": prueba.label}
 
 
+# Each form's character fields: those where a character who cannot act is greyed out (a check
+# would be refused), and those where the picker only says so beside the name (a patient, a fighter,
+# a dead man's exchange, a table tool's target may be one).
+UNABLE_DISABLED = {"check": ("characters",), "opposed": tuple(f"character_{i}" for i in range(1, OPPOSED_SLOTS + 1)),
+                   "gamble": ("characters", "cheats"), "duel": ("first", "second"), "medical": ("healer",)}
+UNABLE_SAID = {"medical": ("patient",), "tools": ("character",), "fight": ("side_a", "side_b"),
+               "exchange": ("first", "second")}
+
+
 def _form(request, session: GameSession, name: str):
     characters = callable_characters(session)
+    form = _blank_form(request, session, name, characters)
+    if name in UNABLE_DISABLED or name in UNABLE_SAID:
+        unable = unable_to_act(pk for pk, _name in characters)
+        mark_unable(form, UNABLE_DISABLED.get(name, ()), unable)
+        mark_unable(form, UNABLE_SAID.get(name, ()), unable, disable=False)
+        able = [str(pk) for pk, _name in characters if str(pk) not in unable]
+        if name == "duel" and len(able) > 1:  # not a greyed-out duellist selected from the start
+            form.fields["first"].initial, form.fields["second"].initial = able[:2]
+        elif name == "medical" and able:
+            form.fields["healer"].initial = able[0]
+    return form
+
+
+def _blank_form(request, session: GameSession, name: str, characters):
     chosen = _chosen(request, characters)
     if name == "check":
         return CheckRequestForm(characters=characters, initial=_again(request, session) or

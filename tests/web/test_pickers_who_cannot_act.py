@@ -1,0 +1,82 @@
+"""The Mayor's pickers say who cannot act (FR-HLT-1, FR-MOR-1, FR-SOB-1): a Muerto, an Incapacitado,
+a Paralizado or one En coma is greyed out where a check would be refused (a trait or opposed check,
+a game, a pistol duel, a healer), and named with the reason where he may still be picked (the
+patient, a table tool, a fight's sides, an exchange: a dead man's cards go to the Tesoro)."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_table, set_tracks
+
+pytestmark = pytest.mark.django_db
+
+
+def _dialog(client, session, name: str) -> str:
+    answer = client.get(reverse("play_action_form", args=[session.pk, name]), HTTP_ACCEPT_LANGUAGE="es")
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def _options(html: str, pk: int) -> list[str]:
+    """Every checkbox or option offering character ``pk``, with what follows it up to its label's end."""
+    return re.findall(rf'<(?:input|option)[^>]*value="{pk}"[^>]*>(?:[^<]*</option>|<label[^>]*>[^<]*</label>)', html)
+
+
+def test_fr_hlt_1_a_dead_character_is_greyed_out_where_a_check_would_be_refused(client):
+    session, mayor, seated, _ = make_table(players=2)
+    (_p1, alive), (_p2, dead) = seated
+    set_tracks(dead, health=-4)
+    client.force_login(mayor)
+    for name in ("check", "opposed", "gamble", "duel", "medical"):
+        html = _dialog(client, session, name)
+        offers = _options(html, dead.pk)
+        assert offers, name
+        if name == "medical":  # the healer is greyed out; the patient is not (he is who needs it)
+            healer, patient = offers
+            assert "disabled" in healer and "no puede actuar (Muerto)" in healer
+            assert "disabled" not in patient and "no puede actuar (Muerto)" in patient
+        else:
+            assert all("disabled" in offer and "no puede actuar (Muerto)" in offer for offer in offers), name
+        assert all("disabled" not in offer and "no puede actuar" not in offer for offer in _options(html, alive.pk))
+
+
+@pytest.mark.parametrize(("tracks", "level"), [
+    ({"morale": -3}, "Paralizado"), ({"sobriety": -3}, "En coma"), ({"health": -3}, "Incapacitado"),
+])
+def test_fr_mor_1_fr_sob_1_each_level_without_actions_is_named_where_he_may_still_be_picked(client, tracks, level):
+    session, mayor, seated, _ = make_table(players=2)
+    (_p1, _alive), (_p2, out) = seated
+    set_tracks(out, **tracks)
+    client.force_login(mayor)
+    for name in ("tools", "fight", "exchange"):
+        offers = _options(_dialog(client, session, name), out.pk)
+        assert offers and all("disabled" not in o and f"no puede actuar ({level})" in o for o in offers), (name, offers)
+    assert all("disabled" in o for o in _options(_dialog(client, session, "check"), out.pk))
+
+
+def test_a_greyed_out_character_submitted_anyway_is_refused_by_name(client):
+    """The form's greying is a help, not the guard: a forged submission gets the service's refusal."""
+    session, mayor, seated, _ = make_table(players=1)
+    (_player, dead), = seated
+    set_tracks(dead, health=-4)
+    client.force_login(mayor)
+    answer = client.post(reverse("play_check_new", args=[session.pk]),
+                         {"characters": [dead.pk], "trait": "manos", "modifier": 0, "request_key": "k1"},
+                         HTTP_ACCEPT_LANGUAGE="es", HTTP_HX_REQUEST="true")
+    assert dead.name in answer.content.decode() and "Muerto" in answer.content.decode()
+    assert not session.checks.exists()
+
+
+def test_a_duel_and_a_healer_start_on_characters_who_can_act(client):
+    session, mayor, seated, _ = make_table(players=3)
+    (_p1, first), (_p2, dead), (_p3, third) = seated
+    set_tracks(first, health=-4)
+    set_tracks(dead, sobriety=-3)
+    client.force_login(mayor)
+    duel = _dialog(client, session, "duel")
+    selected = re.findall(r'<option value="(\d+)"[^>]*selected', duel)
+    assert str(third.pk) in selected and str(first.pk) not in selected and str(dead.pk) not in selected
+    medical = _dialog(client, session, "medical")
+    assert re.search(rf'<option value="{third.pk}"[^>]*selected', medical)
