@@ -80,3 +80,14 @@ def test_a_duel_and_a_healer_start_on_characters_who_can_act(client):
     assert str(third.pk) in selected and str(first.pk) not in selected and str(dead.pk) not in selected
     medical = _dialog(client, session, "medical")
     assert re.search(rf'<option value="{third.pk}"[^>]*selected', medical)
+
+
+def test_the_board_offers_no_check_for_a_character_who_cannot_act(client):
+    """The board's one-tap "Check" opened the dialog on a character the service would refuse."""
+    session, mayor, seated, _ = make_table(players=2)
+    (_p1, alive), (_p2, out) = seated
+    set_tracks(out, morale=-3)
+    client.force_login(mayor)
+    page = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert f'data-testid="check-for-{alive.pk}"' in page and f'data-testid="check-for-{out.pk}"' not in page
+    assert f'data-testid="hurt-{out.pk}"' in page  # the other taps stay: a table tool may still be used on him
