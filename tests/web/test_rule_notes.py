@@ -1,4 +1,4 @@
-"""The Mayor's "why" says the rules in words (frontera/rule_notes.py): every rule of RULINGS.md has
+"""The Mayor's "why" says the rules in words (frontera/play/rule_notes.py): every rule of RULINGS.md has
 its sentence in both languages, the feed's "why" shows the sentences and no rule ID, and a player's
 feed has no "why" at all."""
 
@@ -10,7 +10,7 @@ from django.utils import translation
 
 from frontera.play.services.checks import check_request
 from frontera.play.views import feed
-from frontera.rule_notes import NOTES
+from frontera.play.rule_notes import NOTES
 from tests.factories import make_table
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -2,7 +2,7 @@
 
 from django import template
 
-from frontera.rule_notes import NOTES
+from frontera.play.rule_notes import NOTES
 
 register = template.Library()
 
