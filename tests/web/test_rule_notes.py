@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
+from frontera.play.rule_notes import NOTES
 from frontera.play.services.checks import check_request
 from frontera.play.views import feed
-from frontera.play.rule_notes import NOTES
 from tests.factories import make_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +53,8 @@ def test_the_mayors_why_says_the_rule_and_a_player_has_none(client, language, wo
     pages = {}
     for who in (mayor, player):
         client.force_login(who)
-        answer = client.get(session.get_absolute_url(), {"fragment": "feed"}, HTTP_ACCEPT_LANGUAGE=language, **HX)
+        answer = client.get(session.get_absolute_url(), {"fragment": "feed"},
+                            HTTP_ACCEPT_LANGUAGE=language, **HX)
         assert answer.status_code == 200
         pages[who] = answer.content.decode()
     with translation.override(language):
