@@ -48,6 +48,12 @@ def _english(page) -> None:
     assert not SPANISH_ZONES.search(text), SPANISH_ZONES.search(text).group(0)
 
 
+def _fits(page) -> None:
+    """Nothing wider than the screen: the page does not scroll sideways."""
+    wide, screen = page.evaluate("[document.documentElement.scrollWidth, screen.width]")
+    assert wide <= screen, f"{page.url}: {wide} px wide on a {screen} px screen"
+
+
 def test_a_session_in_english_on_the_mayors_laptop_and_a_players_phone(browser, app_server):
     out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP], cwd=ROOT, env=app_server.env,
                          check=True, capture_output=True, text=True).stdout
@@ -86,6 +92,17 @@ def test_a_session_in_english_on_the_mayors_laptop_and_a_players_phone(browser, 
         _english(player)
         player.screenshot(path=str(SCREENSHOTS / "english-sheet-390x844-first-screen.png"))
         shot(player, "english-sheet-390x844")
+        # English is longer than Spanish: the wizard's steps ("choice needed" badges) and the charts'
+        # tables of numbers made the phone's page scroll sideways (a walk on a 390 px screen)
+        player.goto(f"/campanas/{int(campaign_pk)}/personajes/nuevo/")
+        player.get_by_text("choice needed").first.wait_for()
+        _fits(player)
+        shot(player, "english-wizard-390x844")
+        player.goto(f"/sesiones/{int(session_pk)}/historial/graficos/")
+        for summary in player.locator("details.chart-data summary").all():
+            summary.click()
+        _fits(player)
+        shot(player, "english-charts-390x844")
     finally:
         laptop.close()
         phone.close()

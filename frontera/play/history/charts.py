@@ -21,6 +21,7 @@ LEVELS = {"health": HEALTH_NAMES, "morale": MORALE_NAMES, "sobriety": SOBRIETY_N
 # every level name is unique across the three tracks: a name tells its track
 LEVEL_OF_NAME = {name: (track, level) for track, names in LEVELS.items() for level, name in names.items()}
 CHART_W, CHART_BAR_H, CHART_GAP, CHART_LEFT = 640, 22, 8, 160
+NAME_UNITS_PER_CHARACTER = 7.5  # a name's width at the charts' 13px type, per character, a little generous
 
 
 def _outcomes(session: GameSession) -> dict:
@@ -33,10 +34,12 @@ def _outcomes(session: GameSession) -> dict:
         counts[name][outcome] += 1
     present = [o for o in OUTCOME_ORDER if any(c[o] for c in counts.values())]
     most = max((sum(c.values()) for c in counts.values()), default=0)
-    scale = (CHART_W - CHART_LEFT - 40) / most if most else 0
+    # the names' column as wide as the longest name ("Josefa «La Tuerta» Montoya" was cut at the left)
+    left = min(max(CHART_LEFT, round(16 + NAME_UNITS_PER_CHARACTER * max(map(len, counts), default=0))), CHART_W // 2)
+    scale = (CHART_W - left - 40) / most if most else 0
     bars = []
     for i, name in enumerate(sorted(counts)):
-        x, y = CHART_LEFT, i * (CHART_BAR_H + CHART_GAP)
+        x, y = left, i * (CHART_BAR_H + CHART_GAP)
         segments = []
         for o in present:
             n = counts[name][o]
@@ -48,7 +51,7 @@ def _outcomes(session: GameSession) -> dict:
                      "total": sum(counts[name].values()), "tx": round(x + 6, 1),
                      "counts": [counts[name][o] for o in present]})
     return {"rows": bars, "legend": [{"css": f"o-{o}", "label": gettext(OUTCOME_LABELS[o])} for o in present],
-            "height": max(len(bars) * (CHART_BAR_H + CHART_GAP), CHART_BAR_H), "width": CHART_W, "left": CHART_LEFT}
+            "height": max(len(bars) * (CHART_BAR_H + CHART_GAP), CHART_BAR_H), "width": CHART_W, "left": left}
 
 
 def _suits(session: GameSession) -> dict:
