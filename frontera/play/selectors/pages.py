@@ -60,6 +60,8 @@ def _base(
         "is_mayor": viewer.is_mayor,
         "phase": state.phase,
         "mode": session.get_mode_display(),
+        # Sin gestión has one shared deck and no player's own (FR-MODE-10): no "your deck" to show
+        "own_decks": state.mode != rules_session.SIN_GESTION,
         "ended": session.status == GameSession.Status.ENDED,
     }
     if context["ended"]:  # where the table went next: the campaign's newest session after this one
