@@ -6,6 +6,7 @@ An htmx request gets ``"<page>.html#<partial>"`` of the same template from the s
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -144,8 +145,12 @@ def character_wizard_step(request, pk: int, step: str):
 def _wizard_create(request, campaign, draft):
     forms = wizard.bound_forms(draft, request.user)
     error = ""
-    if request.POST.get("_action") == "discard":
+    if request.POST.get("_action") == "discard":  # asks first: every step's choices would be lost
+        context = {**_wizard_context(request, campaign, draft, "review"), "confirm_discard": True}
+        return render(request, f"{WIZARD}#wizard" if request.htmx else WIZARD, context)
+    if request.POST.get("_action") == "discard_confirmed":
         services.draft_discard(draft=draft)
+        messages.success(request, _("The draft is discarded."))
         url = reverse("character_list", args=[campaign.pk])
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     if all(form.is_valid() for form in forms.values()):

@@ -323,13 +323,23 @@ def test_htmx_create_redirects_the_client_to_the_sheet(client, table):
     assert response["HX-Redirect"] == Character.objects.get().get_absolute_url()
 
 
-def test_discard_the_draft(client, table):
+def test_discard_the_draft_asks_first(client, table):
+    """Discarding loses every step's choices: the first press asks (a walk lost a finished draft to
+    one tap on the button under "Create the character"); "No, keep it" keeps it; "Yes" discards it."""
     campaign, player = table
     client.force_login(player)
     fill(client, campaign, steps=("who",))
-    response = post(client, campaign, "review", {"_action": "discard"})
+    asked = post(client, campaign, "review", {"_action": "discard"}, HTTP_ACCEPT_LANGUAGE="es")
+    assert asked.status_code == 200 and 'data-testid="confirm-discard"' in asked.content.decode()
+    assert "no se puede deshacer" in asked.content.decode()
+    assert CharacterDraft.objects.exists()
+    kept = post(client, campaign, "review", {"_go": "review"})
+    assert kept.url == reverse("character_wizard_step", args=[campaign.pk, "review"])
+    assert CharacterDraft.objects.exists()
+    response = post(client, campaign, "review", {"_action": "discard_confirmed"})
     assert response.url == reverse("character_list", args=[campaign.pk])
     assert not CharacterDraft.objects.exists()
+    assert "descartado" in client.get(response.url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
 
 
 def test_drafts_are_per_person(client, table):
