@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -188,6 +189,7 @@ def _wizard_create(request, campaign, draft):
 @require_http_methods(["GET", "POST"])
 def npc_new(request, pk: int):
     campaign = campaign_for_mayor(request.user, pk)
+    back = _back_to(request)
     items = selectors.catalogue_for(campaign)
     form = SheetForm(request.POST or None, items=items, creating=True)
     if request.method == "POST" and form.is_valid():
@@ -202,9 +204,21 @@ def npc_new(request, pk: int):
         except CharacterError as err:
             form.add_error(None, str(err))
         else:
+            if back:  # back to the table it was made for, where it can be called at once
+                return redirect(f"{back}#char-{character.pk}")
             return redirect(character)
-    return render(request, "characters/npc_form.html", {"campaign": campaign, "form": form},
+    return render(request, "characters/npc_form.html", {"campaign": campaign, "form": form, "back": back},
                   status=_status(request, request.method == "GET" or form.is_valid()))
+
+
+def _back_to(request) -> str:
+    """``?next=<path>``: the page an NPC was asked for from (the session's table), if it is a path of
+    this site; "" otherwise (the NPC page works as ever)."""
+    wanted = request.GET.get("next", "")
+    if wanted.startswith("/") and url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()},
+                                                                  require_https=request.is_secure()):
+        return wanted
+    return ""
 
 
 # ---------------------------------------------------------------------------------------------
