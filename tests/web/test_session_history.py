@@ -319,9 +319,13 @@ def test_filters_by_kind_check_character_card_and_fight_turn():
     # a card filter never tells a player where a card they could not see went
     assert _json(_client(t["p1"]), session, card="1:7D")["events"] == []
     assert len(_json(_client(t["p2"]), session, card="1:7D")["events"]) >= 2
-    # bad input: a clear message, the whole log
+    # the card in words, as a phone types it (a walk's "q corazones" was refused)
+    for words in ("siete de diamantes", "7 of diamonds", "7 diamantes"):
+        assert {r["card_uid"] for r in _json(client, session, card=words)["events"]} == {"1:7D"}, words
+    # bad input: a clear message that says how to write a card, the typed text kept, the whole log
     page = client.get(reverse("play_history", args=[session.pk]), {"card": "XX", "check": "abc"}).text
     assert 'data-testid="filter-errors"' in page and "is not a card of this session" in page
+    assert "Write a card like Q♥ or queen of hearts" in page and 'name="card" value="XX"' in page
     assert str(SessionEvent.objects.filter(session=session).count()) in page
 
 

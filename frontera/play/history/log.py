@@ -3,6 +3,7 @@ turn), its pages and its CSV/JSON exports. A constant number of queries, whateve
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -28,13 +29,33 @@ from frontera.rules.errors import RulesError
 
 PAGE_SIZE = 100
 E_BAD_CARD = gettext_noop("“%(card)s” is not a card of this session.")
+E_CARD_HOW = gettext_noop("Write a card like Q♥ or queen of hearts (of deck 2: 2:Q♥).")
+CARD_TYPED = 30  # "2: reina de corazones" and the like
 E_BAD_FILTER = gettext_noop("That filter does not exist here; the whole log is shown.")
 SYMBOL_SUIT = {symbol: suit for suit, symbol in SUIT_SYMBOL.items()}
 
 
-def card_uids(text: str, decks: int) -> list[str]:
-    """The cards a filter names: a uid (``1:7H``), or a code (``7H``, ``7♥``, ``7 ♥``, ``JK``) in every deck of
-    the session. Raises :class:`RulesError` for anything else."""
+# A card said in words, in either language ("Q de corazones", "as de picas", "queen of hearts"): what a
+# phone's keyboard types without hunting for "♥"; accents and case do not matter.
+RANK_WORDS = {"as": "A", "ace": "A", "rey": "K", "king": "K", "reina": "Q", "dama": "Q", "queen": "Q",
+              "jota": "J", "sota": "J", "jack": "J", "joker": "JK", "comodin": "JK",
+              **{word: str(n) for n, words in enumerate((("dos", "two"), ("tres", "three"), ("cuatro", "four"),
+                                                         ("cinco", "five"), ("seis", "six"), ("siete", "seven"),
+                                                         ("ocho", "eight"), ("nueve", "nine"), ("diez", "ten")),
+                                                        start=2) for word in words}}
+SUIT_WORDS = {"pica": "S", "picas": "S", "spade": "S", "spades": "S", "corazon": "H", "corazones": "H",
+              "heart": "H", "hearts": "H", "trebol": "C", "treboles": "C", "club": "C", "clubs": "C",
+              "diamante": "D", "diamantes": "D", "diamond": "D", "diamonds": "D"}
+LINK_WORDS = {"de", "del", "of", "the", "el", "la"}
+
+
+def _from_words(text: str) -> str:
+    """``text`` with a card's words put as its code's parts: "reina de corazones" → "Q H"."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+    return " ".join(RANK_WORDS.get(w) or SUIT_WORDS.get(w) or w for w in plain.split() if w not in LINK_WORDS)
+
+
+def _uids(text: str, decks: int) -> list[str]:
     code = "".join(text.split()).upper()  # "Q ♥" as well as "Q♥"
     for symbol, suit in SYMBOL_SUIT.items():
         code = code.replace(symbol, suit)
@@ -47,12 +68,24 @@ def card_uids(text: str, decks: int) -> list[str]:
     return [Card.parse(code, deck=d).uid for d in range(1, decks + 1)]
 
 
+def card_uids(text: str, decks: int) -> list[str]:
+    """The cards a filter names: a uid (``1:7H``), or a code (``7H``, ``7♥``, ``7 ♥``, ``JK``) in every deck of
+    the session, or the same in words ("Q de corazones", "2: as de picas", "queen of hearts"). Raises
+    :class:`RulesError` for anything else."""
+    try:
+        return _uids(text, decks)  # a code first: "AS" is the A♠, not the Spanish "as" (ace)
+    except RulesError:
+        deck, colon, card = text.rpartition(":")
+        return _uids(f"{deck}{colon}{_from_words(card)}", decks)
+
+
 CHECK_KINDS = {Check.Kind.TRAIT: gettext_noop("Trait check"), Check.Kind.OPPOSED: gettext_noop("Opposed check")}
 
 
 @dataclass
 class Filters:
     card: str = ""
+    typed: str = ""  # what the card box held, a card or not
     uids: list[str] = field(default_factory=list)
     who: str = ""  # "mayor" or a character id
     kind: str = ""
@@ -99,11 +132,12 @@ def parse_filters(session: GameSession, data, turns: list[dict], who_allowed: se
     f = Filters()
     card = (data.get("card") or "").strip()
     if card:
+        f.typed = card[:CARD_TYPED]  # kept in the box, to be mended, when it names no card
         try:
             f.uids = card_uids(card, session.decks)
-            f.card = card[:20]
+            f.card = card[:CARD_TYPED]
         except RulesError:
-            f.errors.append(gettext(E_BAD_CARD) % {"card": card[:20]})
+            f.errors.append(gettext(E_BAD_CARD) % {"card": card[:CARD_TYPED]} + " " + gettext(E_CARD_HOW))
     who = (data.get("who") or "").strip()
     if who in who_allowed:
         f.who = who
