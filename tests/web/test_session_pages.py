@@ -347,9 +347,10 @@ def test_fr_opp_2_the_cards_of_an_opposed_check_say_suit_colour_or_neither(clien
     assert "tu palo" not in client.get(session.get_absolute_url()).text
 
 
-def test_fr_opp_1_the_reveal_says_the_other_loses_when_there_is_one():
-    """A walk through an evening read "Gana Clementine; los demás pierden" with two players: the
-    reveal's line takes the number of those who lose (FR-OPP-2..4)."""
+def test_fr_opp_1_the_reveal_names_who_loses():
+    """A walk through an evening read "Gana Clementine; los demás pierden" with two players, and a
+    later one "Gana Sheriff Brannigan; el otro pierde": the reveal's line names those who lose, in
+    the number they are (FR-OPP-2..4)."""
     from frontera.play.models import SessionEvent
     from frontera.play.selectors.core import render_message
     from frontera.play.services.checks import Entry, check_choose, opposed_request
@@ -366,9 +367,28 @@ def test_fr_opp_1_the_reveal_says_the_other_loses_when_there_is_one():
     line = SessionEvent.objects.filter(session=session, kind="decision", message__startswith="Reveal").latest("pk")
     with translation.override("es"):
         text = render_message(line.message, line.params)
-    assert text.endswith(f"Gana {hero.name}; el otro pierde."), text
+    assert text.endswith(f"Gana {hero.name}; pierde {rival.name}."), text
     with translation.override("en"):
-        assert render_message(line.message, line.params).endswith(f"{hero.name} wins; the other loses.")
+        assert render_message(line.message, line.params).endswith(f"{hero.name} wins; {rival.name} loses.")
+
+
+def test_fr_opp_3_a_reveal_names_every_loser():
+    from frontera.play.models import SessionEvent
+    from frontera.play.selectors.core import render_message
+    from frontera.play.services.checks import Entry, check_choose, opposed_request
+    from frontera.rules.cards import Card
+    session, mayor, [(p1, hero), (p2, second), (p3, third)], _ = make_table(players=3)
+    stack_pile(session, ["1:KS"])  # drawn first, by the hero: the only ♠ played wins (FR-OPP-2)
+    prueba = opposed_request(session=session, by=mayor, entries=[Entry(hero, "manos", ""), Entry(second, "manos", ""),
+                                                                 Entry(third, "manos", "")])
+    for player, who in ((p1, hero), (p2, second), (p3, third)):
+        part = check_draw(participant=prueba.participants.get(character=who), by=player)
+        card = "1:KS" if who == hero else next(u for u in part.drawn if Card.from_uid(u).suit not in ("S", None))
+        check_choose(participant=part, by=player, card=card)
+    line = SessionEvent.objects.filter(session=session, kind="decision", message__startswith="Reveal").latest("pk")
+    with translation.override("es"):
+        text = render_message(line.message, line.params)
+    assert text.endswith(f"Gana {hero.name}; pierden {second.name} y {third.name}."), text
 
 
 def test_the_phone_shows_its_characters_money():

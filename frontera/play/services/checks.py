@@ -73,10 +73,18 @@ STATUS_ORDER_KEYS = tuple(str(status) for status in STATUS_ORDER)
 # feed lines with plural forms: marked where the module loads, so that a process knows their forms
 # before it logs one (a server just started read "2 carta")
 N_CHECK_DRAW = ngettext("%(who)s draws %(count)s card %(source)s.", "%(who)s draws %(count)s cards %(source)s.")
-N_REVEAL_WIN = ngettext("Reveal: %(plays)s. %(winner)s wins; the other loses.",
-                        "Reveal: %(plays)s. %(winner)s wins; the others lose.", "losers")
-N_REVEAL_TIE = ngettext("Reveal: %(plays)s. Tablas between %(tied)s; the other loses.",
-                        "Reveal: %(plays)s. Tablas between %(tied)s; the others lose.", "losers")
+# each loser by name (a walk read "Gana Sheriff Brannigan; el otro pierde" and had to work out who)
+N_REVEAL_WIN = ngettext("Reveal: %(plays)s. %(winner)s wins; %(lost)s loses.",
+                        "Reveal: %(plays)s. %(winner)s wins; %(lost)s lose.", "losers")
+N_REVEAL_TIE = ngettext("Reveal: %(plays)s. Tablas between %(tied)s; %(lost)s loses.",
+                        "Reveal: %(plays)s. Tablas between %(tied)s; %(lost)s lose.", "losers")
+# the same before the losers were named, still in older sessions' logs: kept translated
+LEGACY_REVEALS = (
+    ngettext("Reveal: %(plays)s. %(winner)s wins; the other loses.",
+             "Reveal: %(plays)s. %(winner)s wins; the others lose.", "losers"),
+    ngettext("Reveal: %(plays)s. Tablas between %(tied)s; the other loses.",
+             "Reveal: %(plays)s. Tablas between %(tied)s; the others lose.", "losers"),
+)
 REVEAL_TIE_ALL = gettext_noop("Reveal: %(plays)s. Tablas between %(tied)s.")
 
 
@@ -534,12 +542,13 @@ def _reveal(prueba: Check, session: GameSession, by) -> None:
         rule = "FR-OPP-2" if sum(1 for (t, c) in plays.values() if c and c.suit == TRAIT_SUIT[t]) == 1 else (
             "FR-OPP-3" if any(c and c.suit == TRAIT_SUIT[t] for (t, c) in plays.values()) else "FR-OPP-4")
         # "the others lose" with one other read wrong: the losers' number says which
+        lost = [p.character.name for p in participants if p.outcome != "win"]
         log.decide(N_REVEAL_WIN, rules=["FR-OPP-1", rule], prueba=prueba, plays=shown, winner=winners[0],
-                   losers=len(participants) - 1)
+                   losers=len(lost), lost=listed(lost))
     else:
-        losers = len(participants) - len(tied)
-        log.decide(N_REVEAL_TIE if losers else REVEAL_TIE_ALL, rules=["FR-OPP-1", "FR-OPP-3"], prueba=prueba,
-                   plays=shown, tied=listed(tied), losers=losers)
+        lost = [p.character.name for p in participants if p.outcome != "tie"]
+        log.decide(N_REVEAL_TIE if lost else REVEAL_TIE_ALL, rules=["FR-OPP-1", "FR-OPP-3"], prueba=prueba,
+                   plays=shown, tied=listed(tied), losers=len(lost), lost=listed(lost))
     save_state(session, state)
     log.flush()
 
