@@ -15,6 +15,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from frontera.play.history import charts as history_charts
 from frontera.play.history import log as history_log
@@ -176,7 +177,7 @@ def test_the_page_and_csv_show_the_same_redacted_log():
     assert 'aria-label="5♠"' in page and 'aria-label="a card"' in page
     assert f"5♠ of {t['hero'].name}: pile → drawn by {t['hero'].name}" in page
     response = client.get(reverse("play_history_csv", args=[session.pk]))
-    assert response["Content-Disposition"] == f'attachment; filename="frontera-sesion-{session.number}-historial.csv"'
+    assert response["Content-Disposition"] == f'attachment; filename="frontera-session-{session.number}-history.csv"'
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(_text(response).lstrip("\ufeff"))))
     exported = _json(client, session)["events"]
@@ -185,7 +186,14 @@ def test_the_page_and_csv_show_the_same_redacted_log():
     assert SessionEvent.objects.filter(session=session).count() == len(rows)
     json_response = client.get(reverse("play_history_json", args=[session.pk]))
     assert json_response["Content-Disposition"] == (
-        f'attachment; filename="frontera-sesion-{session.number}-historial.json"')
+        f'attachment; filename="frontera-session-{session.number}-history.json"')
+    # in Spanish, a Spanish file name; the times are the page's (the site's zone), not UTC's
+    spanish = client.get(reverse("play_history_json", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="es")
+    assert f'filename="frontera-sesion-{session.number}-historial.json"' in spanish["Content-Disposition"]
+    first = SessionEvent.objects.filter(session=session).order_by("pk").first()
+    at = next(r["at"] for r in exported if r["id"] == first.pk)
+    assert at == timezone.localtime(first.created_at).isoformat()
+    assert at.endswith(("+01:00", "+02:00"))  # Europe/Madrid, the settings' zone
 
 
 def test_exports_never_carry_the_random_seeds():

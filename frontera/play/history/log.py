@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from frontera.characters.models import Character
@@ -251,7 +252,8 @@ def export_rows(session: GameSession, user, data):
     for e in qs.iterator(chunk_size=500):
         row = event_row(e, viewer, names)
         yield {
-            "id": row["pk"], "at": row["at"].isoformat(), "kind": row["kind"], "actor": row["actor"],
+            # the time the page shows (the site's zone, with its offset), not UTC's
+            "id": row["pk"], "at": timezone.localtime(row["at"]).isoformat(), "kind": row["kind"], "actor": row["actor"],
             "check": row["prueba"], "card": row["card"]["label"] if row["card"] else "",
             "card_uid": row["uid"], "hidden": e.kind == SessionEvent.Kind.CARD and row["card"] is None,
             "from": row["from"], "to": row["to"], "reason": row["reason"], "text": row["text"],

@@ -11,6 +11,7 @@ import json
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from frontera.campaigns.permissions import is_member_of
@@ -30,7 +31,8 @@ def _session_for_member(user, pk: int) -> GameSession:
 
 
 def _filename(session: GameSession, ext: str) -> str:
-    return f"frontera-sesion-{session.number}-historial.{ext}"
+    """In the reader's language ("frontera-sesion-2-historial.csv", "frontera-session-2-history.csv")."""
+    return gettext("frontera-session-%(number)s-history") % {"number": session.number} + f".{ext}"
 
 
 @login_required
