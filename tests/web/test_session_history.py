@@ -333,7 +333,7 @@ def test_filters_by_kind_check_character_card_and_fight_turn():
     # bad input: a clear message that says how to write a card, the typed text kept, the whole log
     page = client.get(reverse("play_history", args=[session.pk]), {"card": "XX", "check": "abc"}).text
     assert 'data-testid="filter-errors"' in page and "is not a card of this session" in page
-    assert "Write a card like Q♥ or queen of hearts" in page and 'name="card" value="XX"' in page
+    assert "Write a card like Q ♥ or queen of hearts" in page and 'name="card" value="XX"' in page
     assert str(SessionEvent.objects.filter(session=session).count()) in page
 
 

@@ -30,7 +30,7 @@ from frontera.rules.errors import RulesError
 
 PAGE_SIZE = 100
 E_BAD_CARD = gettext_noop("“%(card)s” is not a card of this session.")
-E_CARD_HOW = gettext_noop("Write a card like Q♥ or queen of hearts (of deck 2: 2:Q♥).")
+E_CARD_HOW = gettext_noop("Write a card like Q ♥ or queen of hearts (of deck 2: 2:Q ♥).")
 CARD_TYPED = 30  # "2: reina de corazones" and the like
 E_BAD_FILTER = gettext_noop("That filter does not exist here; the whole log is shown.")
 SYMBOL_SUIT = {symbol: suit for suit, symbol in SUIT_SYMBOL.items()}
