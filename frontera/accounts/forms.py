@@ -20,3 +20,8 @@ class SignupForm(UserCreationForm):
         if get_user_model().objects.filter(email__iexact=email).exists():
             raise forms.ValidationError(_("There is already an account with this e-mail."))
         return email
+
+    def validate_password_for_user(self, user, password_field_name="password1"):
+        """A weak password's reasons go under the password itself, not under its confirmation
+        (Django's default: a walk read "too common" beside "Password (again)")."""
+        super().validate_password_for_user(user, password_field_name=password_field_name)

@@ -38,6 +38,15 @@ def test_signup_bad_input_changes_nothing(client):
     assert "Ya existe un usuario con este nombre" in response.text
 
 
+def test_a_weak_passwords_reasons_are_said_under_the_password_not_its_confirmation(client):
+    weak = "password123"
+    response = client.post(reverse("signup"), {"username": "nuevo", "email": "n@example.com",
+                                               "password1": weak, "password2": weak})
+    form = response.context["form"]
+    assert "password1" in form.errors and "password2" not in form.errors
+    assert not get_user_model().objects.filter(username="nuevo").exists()
+
+
 def test_wrong_password_gets_clear_spanish_message(client):
     make_user("ana")
     response = client.post(reverse("login"), {"username": "ana", "password": "mal"})
