@@ -79,6 +79,11 @@ class SkillsForm(forms.Form):
         except RulesError as err:
             group = _GROUP_BY_NAME.get(err.params.get("group"))
             self.add_error(group if group in self.fields else None, rules_message(err))
+            if err.template == rules.E_GROUP_MISSING:  # every group still empty at once, not one per submit
+                for other in rules.GROUPS:
+                    if other != group and other in self.fields and not data.get(other):
+                        missing = RulesError(rules.E_GROUP_MISSING, group=rules.GROUP_NAMES[other])
+                        self.add_error(other, rules_message(missing))
         return data
 
 

@@ -102,6 +102,18 @@ def test_skills_step_needs_one_skill_from_each_group_FR_CHAR_3(client, table):
     assert "Elige una habilidad del grupo Mecánicas." in response.text
 
 
+def test_skills_step_says_every_empty_group_at_once_FR_CHAR_3(client, table):
+    """A walk found one group named per submit ("Falta: Elige una habilidad del grupo Armas." with
+    all three empty), so each submit showed the next gap."""
+    campaign, player = table
+    client.force_login(player)
+    response = post(client, campaign, "skills", {})
+    assert response.status_code == 400
+    for group in ("Armas", "Mecánicas", "Exploración"):
+        assert f"Elige una habilidad del grupo {group}." in response.text, group
+    assert not CharacterDraft.objects.get().data.get("skills", {}).get("armas")
+
+
 def test_skills_step_refuses_two_skills_of_one_group_FR_CHAR_3(client, table):
     """A tampered form that puts a Mecánicas skill in the Armas slot gets the engine's message."""
     campaign, player = table
