@@ -130,7 +130,7 @@ def shop_preview(form: EquipmentForm) -> dict:
     except RulesError:
         total = 0
     return {"total": total, "budget": rules.STARTING_MONEY, "left": rules.STARTING_MONEY - total,
-            "over": total > rules.STARTING_MONEY}
+            "over": total > rules.STARTING_MONEY, "over_by": max(total - rules.STARTING_MONEY, 0)}
 
 
 def skill_groups(form, *, field: str | None = None, held=()) -> list[dict]:

@@ -225,6 +225,7 @@ def test_equipment_cannot_pass_50_dollars_FR_CHAR_3(client, table):
     assert response.status_code == 400
     assert "Estas compras cuestan 55 $; solo tienes 50 $ para gastar." in response.text
     assert 'class="running-total over"' in response.text
+    assert "Gastado 55 $ de 50 $: te pasas en 5 $" in response.text  # not "quedan -5 $"
 
 
 def test_equipment_exactly_50_dollars_is_fine_FR_CHAR_3(client, table):
