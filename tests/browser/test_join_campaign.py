@@ -3,6 +3,8 @@ the link in another browser context; the first sees them appear live, without re
 
 import re
 
+from playwright.sync_api import expect
+
 from tests.browser.conftest import assert_accessible, shot
 from tests.browser.test_live_region_pushes import WATCH_INDICATOR
 
@@ -43,6 +45,11 @@ def test_signup_create_invite_join_and_see_it_live(phone):
     mayor.get_by_role("button", name="Crear enlace de invitación").click()
     link = mayor.get_by_test_id("invite-link").input_value()
     assert "/invitacion/" in link
+    # the link is shown once: a button copies it (a walk had to select it by hand on a phone)
+    mayor.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    mayor.get_by_test_id("copy-invite").click()
+    expect(mayor.get_by_test_id("copy-invite")).to_have_text("Copiado ✓")
+    assert mayor.evaluate("navigator.clipboard.readText()") == link
     members = mayor.get_by_test_id("members")
     assert "alcaldesa" in members.inner_text() and "pistolero" not in members.inner_text()
     shot(mayor, "03-campaign-with-invite")
