@@ -18,8 +18,8 @@ from frontera.live.bus import publish_on_commit
 
 E_INVITE_UNKNOWN = _("This invite link is not valid. Ask the Mayor for a new one.")
 E_INVITE_EXPIRED = _("This invite link has expired. Ask the Mayor for a new one.")
-E_INVITE_REVOKED = _("This invite link was revoked by the Mayor.")
-E_INVITE_USED_UP = _("This invite link has already been used as many times as allowed.")
+E_INVITE_REVOKED = _("This invite link was revoked by the Mayor. Ask the Mayor for a new one.")
+E_INVITE_USED_UP = _("This invite link has already been used as many times as allowed. Ask the Mayor for a new one.")
 E_ALREADY_MEMBER = _("You already belong to this campaign.")
 E_BAD_INVITE_DAYS = _("An invite must last between 1 and 30 days.")
 E_BAD_INVITE_USES = _("An invite can be used between 1 and 50 times.")

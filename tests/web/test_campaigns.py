@@ -100,9 +100,13 @@ def test_bad_invites_get_clear_message_and_change_nothing(client, state, spanish
     client.force_login(player)
     response = client.post(reverse("invite_join", args=[token]))
     assert response.status_code == 410
-    assert spanish in response.text
+    assert spanish in response.text and "Pide otro al Mayor." in response.text  # what to do, for every state
     assert Membership.objects.count() == members_before
     assert not is_member_of(player, campaign)
+    client.logout()  # someone not logged in is offered to log in, not "your campaigns"
+    anonymous = client.get(reverse("invite_join", args=[token])).text
+    assert "Pide otro al Mayor." in anonymous and reverse("login") in anonymous
+    assert reverse("campaign_list") not in anonymous.split("<main", 1)[-1]
     response = client.post(reverse("invite_join", args=[token]), headers={"accept-language": "en"})
     assert english in response.text
 
