@@ -178,3 +178,13 @@ def test_ending_phase_1_asks_first_and_the_button_goes_with_phase_1():
     board = client.get(session.get_absolute_url() + "?fragment=board", HTTP_HX_REQUEST="true").text
     assert 'data-testid="phase-two"' not in board
     assert client.get(url).status_code == 302  # no confirmation for what cannot happen any more
+
+
+def test_fr_mode_1_the_start_form_says_what_each_mode_does(client):
+    """The Mayor chooses a mode knowing what it does (FR-MODE-1, -2, -4, -7, -10, -11); a walk found
+    the three names with nothing to tell them apart, and "skip phase 1" unexplained (FR-MODE-6)."""
+    session, mayor, _seated, _ = make_table(players=1)
+    client.force_login(mayor)
+    page = client.get(reverse("play_sessions", args=[session.campaign_id]), HTTP_ACCEPT_LANGUAGE="es").text
+    assert "Sin gestión: una sola baraja para todos" in page and "Con desgaste: una baraja entera" in page
+    assert "Solo en modo Normal: se reparten todas las cartas" in page
