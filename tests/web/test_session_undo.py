@@ -194,3 +194,5 @@ def test_fr_hlt_1_an_undo_quotes_the_line_it_undoes():
     with translation.override("es"):
         text = render_message(line.message, line.params)
     assert text.startswith("El Mayor deshace su última acción de mesa: «El Mayor cambia") and text.endswith("»")
+    with translation.override("en"):  # no "his": a Mayor may be anyone (a walk's was a woman)
+        assert render_message(line.message, line.params).startswith("The Mayor undoes the last table action: “")
