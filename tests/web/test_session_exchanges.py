@@ -261,7 +261,7 @@ def test_fr_sob_1_coma_exchange_is_the_mayors_real_choice(client):
     assert exchange.chooser == MAYOR_SEAT and exchange.status == "pending"
     client.force_login(p1)  # the player sees that the Mayor must choose, and no card of his
     page = client.get(session.get_absolute_url()).content.decode()
-    assert "The Mayor chooses one of his cards" in page and "xchoose" not in page
+    assert "The Mayor chooses a card to give back" in page and "xchoose" not in page
     assert f"<h4>Coma exchange · {hero.name} and the Mayor</h4>" in page  # it named "the Mayor" twice
     mayor_cards = set(engine(session).player_decks[MAYOR_SEAT])
     client.force_login(mayor)
