@@ -526,3 +526,14 @@ def test_the_charts_follow_an_undo_and_keep_each_characters_colour():
     for line in [*decks["lines"], *(line for chart in tracks["charts"] for line in chart["lines"])]:
         assert colours.setdefault(line["name"], line["css"]) == line["css"], line["name"]
     assert len(set(colours.values())) == len(colours)  # and no two share one (fewer than six here)
+
+
+def test_the_fight_turn_filter_shows_only_when_the_session_had_a_fight(client):
+    """A walk found "Fight turn" offered with no fight in the session (an empty list)."""
+    session, mayor, seated, (minion,) = make_table(players=1, minions=1)
+    client.force_login(mayor)
+    url = reverse("play_history", args=[session.pk])
+    assert 'name="round"' not in client.get(url).text
+    ((_p1, hero),) = seated
+    combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(minion, "b")])
+    assert 'name="round"' in client.get(url).text
