@@ -372,23 +372,48 @@ def test_fr_opp_1_the_reveal_names_who_loses():
         assert render_message(line.message, line.params).endswith(f"{hero.name} wins; {rival.name} loses.")
 
 
-def test_fr_opp_3_a_reveal_names_every_loser():
+def _opposed_with(session, mayor, entries, cards):
+    """An opposed check of ``entries`` ((player, character, trait)) in which each plays its card of
+    ``cards``, stacked on the pile before its draw; the reveal's line."""
     from frontera.play.models import SessionEvent
-    from frontera.play.selectors.core import render_message
     from frontera.play.services.checks import Entry, check_choose, opposed_request
-    from frontera.rules.cards import Card
-    session, mayor, [(p1, hero), (p2, second), (p3, third)], _ = make_table(players=3)
-    stack_pile(session, ["1:KS"])  # drawn first, by the hero: the only ♠ played wins (FR-OPP-2)
-    prueba = opposed_request(session=session, by=mayor, entries=[Entry(hero, "manos", ""), Entry(second, "manos", ""),
-                                                                 Entry(third, "manos", "")])
-    for player, who in ((p1, hero), (p2, second), (p3, third)):
+
+    prueba = opposed_request(session=session, by=mayor, entries=[Entry(who, trait, "") for _p, who, trait in entries])
+    for (player, who, _trait), card in zip(entries, cards, strict=True):
+        stack_pile(session, [card])
         part = check_draw(participant=prueba.participants.get(character=who), by=player)
-        card = "1:KS" if who == hero else next(u for u in part.drawn if Card.from_uid(u).suit not in ("S", None))
         check_choose(participant=part, by=player, card=card)
-    line = SessionEvent.objects.filter(session=session, kind="decision", message__startswith="Reveal").latest("pk")
+    return SessionEvent.objects.filter(session=session, kind="decision", message__startswith="Reveal").latest("pk")
+
+
+def test_fr_opp_2_a_reveal_names_every_loser():
+    from frontera.play.selectors.core import render_message
+
+    session, mayor, [(p1, hero), (p2, second), (p3, third)], _ = make_table(players=3)
+    # the only ♠ for Manos wins (FR-OPP-2); the others' cards are of no one's suit
+    line = _opposed_with(session, mayor, [(p1, hero, "manos"), (p2, second, "manos"), (p3, third, "manos")],
+                         ["1:KS", "1:9D", "1:4H"])
     with translation.override("es"):
         text = render_message(line.message, line.params)
     assert text.endswith(f"Gana {hero.name}; pierden {second.name} y {third.name}."), text
+    assert line.rules == ["FR-OPP-1", "FR-OPP-2"]
+
+
+def test_fr_opp_4_a_tie_on_the_colour_names_who_loses_and_its_rule():
+    """Nobody on their suit: 9♣ (Manos: black) and 9♠ (Sentidos: black) tie on the colour, 2♣ for
+    Cabeza (red) loses (FR-OPP-4; the "why" said FR-OPP-3, the suit's rule, for every tie)."""
+    from frontera.play.selectors.core import render_message
+
+    session, mayor, [(p1, hero), (p2, second), (p3, third)], _ = make_table(players=3)
+    line = _opposed_with(session, mayor, [(p1, hero, "manos"), (p2, second, "sentidos"), (p3, third, "cabeza")],
+                         ["1:9C", "1:9S", "1:2C"])
+    with translation.override("es"):
+        text = render_message(line.message, line.params)
+    assert text.endswith(f"Tablas entre {hero.name} y {second.name}; pierde {third.name}."), text
+    with translation.override("en"):
+        assert render_message(line.message, line.params).endswith(
+            f"A tie between {hero.name} and {second.name}; {third.name} loses.")
+    assert line.rules == ["FR-OPP-1", "FR-OPP-4"]
 
 
 def test_the_phone_shows_its_characters_money():

@@ -547,7 +547,9 @@ def _reveal(prueba: Check, session: GameSession, by) -> None:
                    losers=len(lost), lost=listed(lost))
     else:
         lost = [p.character.name for p in participants if p.outcome != "tie"]
-        log.decide(N_REVEAL_TIE if lost else REVEAL_TIE_ALL, rules=["FR-OPP-1", "FR-OPP-3"], prueba=prueba,
+        # a tie on the suit (FR-OPP-3) or, nobody on it, on the colour (FR-OPP-4): the "why" says which
+        rule = "FR-OPP-3" if any(c and c.suit == TRAIT_SUIT[t] for (t, c) in plays.values()) else "FR-OPP-4"
+        log.decide(N_REVEAL_TIE if lost else REVEAL_TIE_ALL, rules=["FR-OPP-1", rule], prueba=prueba,
                    plays=shown, tied=listed(tied), losers=len(lost), lost=listed(lost))
     save_state(session, state)
     log.flush()
