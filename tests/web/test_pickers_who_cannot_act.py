@@ -91,3 +91,24 @@ def test_the_board_offers_no_check_for_a_character_who_cannot_act(client):
     page = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert f'data-testid="check-for-{alive.pk}"' in page and f'data-testid="check-for-{out.pk}"' not in page
     assert f'data-testid="hurt-{out.pk}"' in page  # the other taps stay: a table tool may still be used on him
+
+
+def test_nobody_greyed_out_starts_ticked_or_selected(client):
+    """"Again" on a check whose character has since died, the board's "?character=" of one who cannot
+    act, and a duel with one character able: each rendered a greyed-out box ticked (a disabled box
+    is not sent: the call went without him, or was refused as empty) or a duellist selected."""
+    from frontera.play.services.checks import check_request
+
+    session, mayor, seated, _ = make_table(players=2, minions=0)
+    (_p1, alive), (_p2, dead) = seated
+    prueba = check_request(session=session, by=mayor, characters=[alive, dead], trait="manos", modifier=0)
+    set_tracks(dead, health=-4)
+    client.force_login(mayor)
+    url = reverse("play_action_form", args=[session.pk, "check"])
+    again = client.get(url, {"again": prueba.pk}).content.decode()
+    ticked = re.findall(r'<input[^>]*value="(\d+)"[^>]*checked|<input[^>]*checked[^>]*value="(\d+)"', again)
+    assert {a or b for a, b in ticked} == {str(alive.pk)}
+    chosen = client.get(url, {"character": dead.pk}).content.decode()
+    assert not re.search(r"<input[^>]*checked", chosen)
+    duel = _dialog(client, session, "duel")
+    assert not re.search(rf'<option value="{dead.pk}"[^>]*selected', duel)

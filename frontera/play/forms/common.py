@@ -45,8 +45,11 @@ class SomeDisabled:
 
     def create_option(self, name, value, *args, **kwargs):
         option = super().create_option(name, value, *args, **kwargs)
-        if str(value) in self.disabled_values:
+        if str(value) in self.disabled_values:  # never shown ticked: a disabled box is not sent
             option["attrs"]["disabled"] = True
+            option["selected"] = False
+            option["attrs"].pop("checked", None)
+            option["attrs"].pop("selected", None)
         return option
 
 
@@ -68,3 +71,15 @@ def mark_unable(form, names, unable: dict[str, str], *, disable: bool = True) ->
                          for value, label in field.choices]
         if disable and isinstance(field.widget, SomeDisabled):
             field.widget.disabled_values = frozenset(unable)
+            # nobody greyed out starts ticked ("?again", "?character=", a duel's second): a disabled
+            # box is not sent, and the call would go without him while he looked included
+            if name in form.initial:
+                form.initial[name] = _able(form.initial[name], unable)
+            field.initial = _able(field.initial, unable)
+
+
+def _able(value, unable: dict[str, str]):
+    """``value`` (an initial choice, or a list of them) without those in ``unable``."""
+    if isinstance(value, list | tuple):
+        return [v for v in value if str(v) not in unable]
+    return None if value is not None and str(value) in unable else value

@@ -34,9 +34,10 @@ from frontera.play.selectors.exchanges import exchanges_view
 from frontera.play.selectors.gambling import gambling_view
 from frontera.play.selectors.snapshot import Snapshot
 from frontera.play.services.table_tools import undoable
+from frontera.rules import characters as rules_characters
 from frontera.rules import session as rules_session
 from frontera.rules.errors import RulesError
-from frontera.rules.tracks import HEALTH, MORALE, SOBRIETY, incapacity
+from frontera.rules.tracks import incapacity
 from frontera.sql import column, rows, table
 
 
@@ -110,10 +111,9 @@ def unable_to_act(ids) -> dict[str, str]:
     language: the Mayor's pickers say it beside the name, and a check cannot be called on them."""
     found = {}
     for pk, sheet in Character.objects.filter(pk__in=list(ids)).values_list("pk", "sheet"):
-        tracks = (sheet or {}).get("tracks", {})
-        try:
-            out = incapacity(health=tracks.get(HEALTH, 0), morale=tracks.get(MORALE, 0),
-                             sobriety=tracks.get(SOBRIETY, 0))
+        try:  # the sheet as the engine reads it (a check's service reads it so)
+            read = rules_characters.Character.from_json(sheet or {})
+            out = incapacity(health=read.health, morale=read.morale, sobriety=read.sobriety)
         except RulesError:
             continue  # a sheet the service refuses with its own message
         if out:
