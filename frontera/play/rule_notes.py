@@ -78,8 +78,8 @@ NOTES = {
                   "Paralysed 1 turn/1 minute."),
     "FR-MOR-3": _("Threat: the Mayor draws a random card; "
                   "if its value beats the character's Confidence, they lose 1 Morale."),
-    "FR-SOB-1": _("Tipsy: a dead man's hand at each check (Ace +1 card, 8 −1). Drunk: −2 cards, swap with the Mayor. "
-                  "In a coma: no actions."),
+    "FR-SOB-1": _("Tipsy: a dead man's hand at each check (Ace +1 card, 8 −1). Drunk: −2 cards, swap with "
+                  "the Mayor in Normal mode. In a coma: no actions."),
     "FR-SOB-2": _("Drinking duel: from half Endurance (rounded up), each drink a dead man's hand (stay/−1 Sobriety). "
                   "First in a coma loses."),
     "FR-SOB-3": _("Alcohol +1 a drink; over half Endurance (rounded up): dead man's hand; "
@@ -130,13 +130,13 @@ NOTES = {
                   "darts with Hands (Brawl), chess with Head (Cunning)."),
     "FR-EXCH-1": _("In an exchange a player's deck is all their cards, deck and discard; "
                    "cards received go into the deck."),
-    "FR-EXCH-2": _("Bet: winner picks a card of the loser's deck and gives one back; tie: a random card each way; "
-                   "a caught cheat gets none."),
+    "FR-EXCH-2": _("Bet: winner picks a card of the loser's deck and gives one back; tie: a random card each "
+                   "way; a caught cheat loses one the rival picks, gets none."),
     "FR-EXCH-3": _("Duel: the winner may take up to 2 chosen cards of the loser's, giving as many back; "
                    "a tie swaps 2 random cards each way."),
     "FR-EXCH-4": _("A protagonist who dies and leaves the game puts all their cards into the treasure deck."),
-    "FR-EXCH-5": _("Drunk: a random card swaps with a random card of the Mayor's deck. "
-                   "In a coma: a random card for one the Mayor chooses."),
+    "FR-EXCH-5": _("Normal mode. Drunk: a random card swaps with a random card of the Mayor's deck. In a "
+                   "coma: a random card for one the Mayor chooses."),
     "FR-EXCH-6": _("Treasure: sharers decide who keeps a random treasure card; "
                    "the others may swap a card (all, if none). Never the Mayor."),
     "FR-EXCH-7": _("In phase 1 the winner of an exchange may look at their own deck; nobody else's deck is shown."),
