@@ -328,7 +328,7 @@ def test_filters_by_kind_check_character_card_and_fight_turn():
     assert _json(_client(t["p1"]), session, card="1:7D")["events"] == []
     assert len(_json(_client(t["p2"]), session, card="1:7D")["events"]) >= 2
     # the card in words, as a phone types it (a walk's "q corazones" was refused)
-    for words in ("siete de diamantes", "7 of diamonds", "7 diamantes"):
+    for words in ("siete de diamantes", "7 of diamonds", "7 diamantes", "7♦\ufe0f", "7 ♢"):
         assert {r["card_uid"] for r in _json(client, session, card=words)["events"]} == {"1:7D"}, words
     # bad input: a clear message that says how to write a card, the typed text kept, the whole log
     page = client.get(reverse("play_history", args=[session.pk]), {"card": "XX", "check": "abc"}).text

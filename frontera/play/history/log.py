@@ -56,8 +56,12 @@ def _from_words(text: str) -> str:
     return " ".join(RANK_WORDS.get(w) or SUIT_WORDS.get(w) or w for w in plain.split() if w not in LINK_WORDS)
 
 
+# what phone keyboards type for a suit: the emoji's presentation selectors, and the white suits
+KEYBOARD_SUITS = str.maketrans({"\ufe0f": None, "\ufe0e": None, "♤": "♠", "♡": "♥", "♧": "♣", "♢": "♦"})
+
+
 def _uids(text: str, decks: int) -> list[str]:
-    code = "".join(text.split()).upper()  # "Q ♥" as well as "Q♥"
+    code = "".join(text.translate(KEYBOARD_SUITS).split()).upper()  # "Q ♥" as well as "Q♥", "Q♥️", "Q♡"
     for symbol, suit in SYMBOL_SUIT.items():
         code = code.replace(symbol, suit)
     if ":" in code:
