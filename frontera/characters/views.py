@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -212,13 +212,18 @@ def npc_new(request, pk: int):
 
 
 def _back_to(request) -> str:
-    """``?next=<path>``: the page an NPC was asked for from (the session's table), if it is a path of
-    this site; "" otherwise (the NPC page works as ever)."""
+    """``?next=<path>``: the session page an NPC was asked for from, to go back to once it is made;
+    "" for anything else (the NPC page then works as ever). Only a path this site routes to a
+    session's page: no other site, no other page."""
     wanted = request.GET.get("next", "")
-    if wanted.startswith("/") and url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()},
-                                                                  require_https=request.is_secure()):
-        return wanted
-    return ""
+    if not wanted.startswith("/") or not url_has_allowed_host_and_scheme(
+            wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return ""
+    try:
+        match = resolve(wanted)
+    except Resolver404:
+        return ""
+    return wanted if match.url_name == "play_session" else ""
 
 
 # ---------------------------------------------------------------------------------------------

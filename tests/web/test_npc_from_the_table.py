@@ -2,7 +2,7 @@
 check's dialog link to the quick NPC page with the table as ``next``; made, the NPC is on the
 board, callable at once (a walk with one protagonist found the opposed check a dead end: "needs at
 least two participants", and the NPC page nowhere near the session). A ``next`` that leaves the
-site is ignored."""
+site, or is not a session's page, is ignored."""
 
 import pytest
 from django.urls import reverse
@@ -31,8 +31,10 @@ def test_fr_char_6_an_npc_made_from_the_table_is_on_it_at_once(client):
     assert f'id="char-{npc.pk}"' in client.get(table).content.decode()
 
 
-@pytest.mark.parametrize("away", ["https://evil.example/", "//evil.example/x", "sesiones/1/"])
-def test_a_next_that_leaves_the_site_is_ignored(client, away):
+@pytest.mark.parametrize("away", ["https://evil.example/", "//evil.example/x", "sesiones/1/", "/\\evil.example",
+                                  "///evil.example", "/%2F%2Fevil.example", "javascript:alert(1)", "//",
+                                  "/campanas/", "/sesiones/1/%23x"])
+def test_a_next_that_is_not_this_sites_session_page_is_ignored(client, away):
     session, mayor, _seated, _ = make_table(players=1, minions=0)
     client.force_login(mayor)
     made = client.post(f'{reverse("npc_new", args=[session.campaign_id])}?next={away}', NPC)
