@@ -151,7 +151,7 @@ def _wizard_create(request, campaign, draft):
         return render(request, f"{WIZARD}#wizard" if request.htmx else WIZARD, context)
     if request.POST.get("_action") == "discard_confirmed":
         services.draft_discard(draft=draft)
-        messages.success(request, _("The draft is discarded."))
+        messages.success(request, _("The draft was discarded."))
         url = reverse("character_list", args=[campaign.pk])
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     if all(form.is_valid() for form in forms.values()):
