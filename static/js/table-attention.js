@@ -6,7 +6,11 @@
  * - the turn line ("Your turn. Your move ↓", or who is to move), when the turn has just changed
  *   hands and that line is off screen, is brought to the top, so the board is read from there and
  *   the move is one tap away (the link under it).
- * Nothing moves while the turn stays where it was (a player reading the board is not pulled away).
+ * - the same when it is the player's turn again after others have moved, though the line reads as
+ *   before: the other's answer can come in the same morph as the player's own move (a bot's
+ *   reply), and the line never showed the other's turn.
+ * Nothing moves while the turn stays where it was and nobody else moved (a player reading the
+ * board, or making several moves of one turn, is not pulled away).
  * Loaded by cardgames/table.html; no inline script (CSP).
  */
 (function () {
@@ -15,9 +19,12 @@
 
   function snapshot() {
     var turn = document.querySelector("[data-testid=turn]");
+    var state = document.querySelector("[data-testid=table-state]");
     return {
       turn: turn ? turn.textContent.replace(/\s+/g, " ").trim() : "",
       over: !!document.querySelector("[data-outcome]"),
+      mine: !!document.querySelector("[data-testid=turn] [data-testid=to-actions]"),
+      version: state ? parseInt(state.getAttribute("data-version"), 10) || 0 : 0,
     };
   }
 
@@ -35,8 +42,13 @@
     var outcome = document.querySelector("[data-outcome]");
     if (now.over && !last.over && outcome) {
       outcome.scrollIntoView({ block: "start", behavior: "smooth" });
-    } else if (now.turn !== last.turn && turn && offScreen(turn)) {
-      turn.scrollIntoView({ block: "start", behavior: "smooth" });
+    } else if (turn && offScreen(turn)) {
+      // the player's own move accounts for one version; anything beyond it is someone else's
+      var own = event.detail.requestConfig && event.detail.requestConfig.verb === "post" ? 1 : 0;
+      var othersMoved = now.version > last.version + own;
+      if (now.turn !== last.turn || (now.mine && othersMoved)) {
+        turn.scrollIntoView({ block: "start", behavior: "smooth" });
+      }
     }
     last = now;
   });
