@@ -188,3 +188,16 @@ def test_fr_mode_1_the_start_form_says_what_each_mode_does(client):
     page = client.get(reverse("play_sessions", args=[session.campaign_id]), HTTP_ACCEPT_LANGUAGE="es").text
     assert "Sin gestión: una sola baraja para todos" in page and "Con desgaste: una baraja entera" in page
     assert "Solo en modo Normal: se reparten todas las cartas" in page
+
+
+def test_a_session_in_play_is_the_first_thing_on_the_sessions_page(client):
+    """A player found the live session only as a small "Sesión 1" link in the list."""
+    session, mayor, seated, _ = make_table(players=1)
+    (player, _hero), = seated
+    client.force_login(player)
+    url = reverse("play_sessions", args=[session.campaign_id])
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="es").text
+    assert f'data-testid="enter-{session.pk}"' in page and "La sesión 1 está en juego: únete a la mesa" in page
+    assert page.index(f'data-testid="enter-{session.pk}"') < page.index('data-testid="sessions"')
+    session_end(session=session, by=mayor)
+    assert f'data-testid="enter-{session.pk}"' not in client.get(url).text
