@@ -11,7 +11,7 @@ the engine's constants only.
 from __future__ import annotations
 
 from django.utils.functional import Promise
-from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from frontera.rules import characters as rules_characters
@@ -142,3 +142,14 @@ def param_text(param: str, value):
         return engine_name(value)
     return value
 
+
+
+def money(amount) -> str:
+    """Dollars the reader's way: "27 $" in Spanish (as every Spanish feed line and form says them),
+    "$27" in English; a negative amount keeps its sign in front ("−5 $", "−$5")."""
+    if amount is None or amount == "":
+        return ""
+    value = int(amount)
+    sign = "−" if value < 0 else ""
+    # translators: how a sum of dollars is written; %(n)s is the number
+    return sign + pgettext("money", "$%(n)s") % {"n": abs(value)}

@@ -150,7 +150,7 @@ def test_create_a_character_on_a_phone_go_back_and_see_the_sheet_live_FR_CHAR_3_
     sheet = page.get_by_test_id("sheet")
     assert page.get_by_test_id("sheet-aguante").inner_text() == "7"
     assert page.get_by_test_id("sheet-confianza").inner_text() == "8"
-    assert page.get_by_test_id("money").inner_text() == "$27"
+    assert page.get_by_test_id("money").inner_text() == "27 $"
     assert "Rifle" in page.get_by_test_id("weapons").inner_text()
     assert "Labia" in sheet.inner_text()
     shot(page, "sheet-01-phone")
@@ -255,7 +255,7 @@ def test_keyboard_only_pass_through_the_wizard_FR_CHAR_3(phone, app_server):
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r".*/personajes/\d+/$"))
     assert page.get_by_test_id("sheet-aguante").inner_text() == "7"
-    assert page.get_by_test_id("money").inner_text() == "$45"
+    assert page.get_by_test_id("money").inner_text() == "45 $"
     assert "Material de curandero" in page.get_by_test_id("gear").inner_text()
 
 
@@ -321,7 +321,7 @@ def test_mayor_edits_figures_on_a_phone_and_the_player_shop_uses_them_FR_CHAR_5(
     rifle.get_by_role("button", name="Guardar").click()
     error = mayor.get_by_test_id("item-rifle").locator(".field.invalid .error")
     error.filter(has_text="El modificador de Rifle en Corto debe ser un número entero de −5 a +5").wait_for()
-    assert mayor.get_by_test_id("item-rifle").get_by_test_id("price").inner_text() == "$20"  # nothing changed
+    assert mayor.get_by_test_id("item-rifle").get_by_test_id("price").inner_text() == "20 $"  # nothing changed
     shot(mayor, "catalogue-02-bad-modifier")
     assert_accessible(mayor, "catalogue-bad-modifier")
     rifle = mayor.get_by_test_id("item-rifle")
@@ -330,7 +330,7 @@ def test_mayor_edits_figures_on_a_phone_and_the_player_shop_uses_them_FR_CHAR_5(
     rifle.get_by_role("button", name="Guardar").click()
     mayor.get_by_test_id("item-rifle").get_by_text("Guardado.").wait_for()
     rifle = mayor.get_by_test_id("item-rifle")
-    assert rifle.get_by_test_id("price").inner_text() == "$45"
+    assert rifle.get_by_test_id("price").inner_text() == "45 $"
     assert re.search(r"Lar\s*—", rifle.get_by_test_id("weapon-figures").inner_text())
     shot(mayor, "catalogue-03-saved")
 

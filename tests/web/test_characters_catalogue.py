@@ -77,7 +77,7 @@ def test_mayor_edits_a_weapons_figures_without_javascript_FR_CHAR_5(client, tabl
     assert response.url == reverse("character_catalogue", args=[campaign.pk]) + f"#item-{rifle.pk}"
     assert figures(rifle) == (30, 3, -2, 0, 1, None, {"apuntar": 1})
     page = client.get(reverse("character_catalogue", args=[campaign.pk])).text
-    assert "$30" in page and "Daño +3" in page and "+1 carta a Apuntar" in page
+    assert "30 $" in page and "Daño +3" in page and "+1 carta a Apuntar" in page
     assert CampaignEvent.objects.filter(campaign=campaign, kind="catalogue_edited", actor=campaign.mayor).count() == 1
 
 
@@ -166,7 +166,7 @@ def test_players_see_the_figures_read_only_and_cannot_post_FR_CHAR_5(client, tab
     rifle = catalogue_item(campaign, "rifle")
     client.force_login(player)
     page = client.get(reverse("character_catalogue", args=[campaign.pk])).text
-    assert "$20" in page and "Daño +2" in page
+    assert "20 $" in page and "Daño +2" in page
     assert "<form" not in page.split('data-testid="catalogue"')[1] and "<input" not in page.split('data-testid="catalogue"')[1]
     response = client.post(edit_url(rifle), item_post(rifle, price=1))
     assert response.status_code == 404
@@ -219,7 +219,7 @@ def test_edited_price_sets_the_wizard_total_and_the_50_dollar_cap_FR_CHAR_3_FR_C
     client.force_login(player)
     url = reverse("character_wizard_step", args=[campaign.pk, "equipment"])
     page = client.get(url).text
-    assert re.search(r'<label for="id_qty_rifle">Rifle</label>\s*<span class="price">\$45</span>', page)
+    assert re.search(r'<label for="id_qty_rifle">Rifle</label>\s*<span class="price">45 \$</span>', page)
     response = client.post(url + "?preview=1", {"weapon": "revolver", "qty_rifle": "1", "qty_ropa_de_trabajo": "1"},
                            HTTP_HX_REQUEST="true")
     assert "Gastado 48 $ de 50 $: quedan 2 $" in response.text

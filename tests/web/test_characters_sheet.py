@@ -54,7 +54,7 @@ def test_sheet_shows_traits_with_suits_derived_values_and_money_FR_CHAR_1_FR_CHA
     for name, suit, score in (("Manos", "♠", 2), ("Sentidos", "♣", 4), ("Músculo", "♥", 3), ("Cabeza", "♦", 3)):
         assert re.search(rf"{suit}</span>\s*<span class=\"trait-name\">{name}</span> <strong class=\"trait-score\">{score}<", page)
     assert 'data-testid="sheet-aguante">7<' in page and 'data-testid="sheet-confianza">8<' in page
-    assert 'data-testid="money">$27<' in page
+    assert 'data-testid="money">27 $<' in page
 
 
 def test_sheet_shows_held_skills_with_their_cards_FR_CHAR_2(client, table):
@@ -317,7 +317,7 @@ def test_catalogue_page_lists_figures_for_members_FR_CHAR_5(client, table):
     campaign, player, _other, _character = table
     client.force_login(player)
     page = client.get(reverse("character_catalogue", args=[campaign.pk])).text
-    assert "Escopeta" in page and "$15" in page and "Daño +2" in page
+    assert "Escopeta" in page and "15 $" in page and "Daño +2" in page
     assert "Editar" not in page
 
 

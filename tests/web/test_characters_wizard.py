@@ -255,7 +255,7 @@ def test_equipment_shows_weapon_figures_from_the_catalogue_FR_CHAR_5(client, tab
     campaign, player = table
     client.force_login(player)
     page = client.get(url(campaign, "equipment")).text
-    assert "Rifle" in page and "$20" in page
+    assert "Rifle" in page and "20 $" in page
     assert "+1 carta a Agilidad" in page
 
 

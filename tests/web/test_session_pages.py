@@ -427,7 +427,7 @@ def test_the_phone_shows_its_characters_money():
     client = Client()
     client.force_login(player)
     page = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").text
-    assert f'Dinero <strong data-testid="money-{hero.pk}">$43</strong>' in page
+    assert f'Dinero <strong data-testid="money-{hero.pk}">43 $</strong>' in page
 
 
 def test_fr_opp_2_a_revealed_opposed_check_says_what_each_card_counted_as(client):
