@@ -169,16 +169,19 @@ def sheet_view(character: Character, user) -> dict:
              "suit_class": f"suit-{TRAIT_SUIT[key].lower()}", "score": sheet.traits[key]}
             for key in TRAITS
         ]
+    # the campaign's figures (FR-CHAR-5); an item the campaign lacks falls back to the built-in entry
+    catalogue = {key: engine_entry(items[key]) if key in items else rules.item(key) for key in sheet.equipment}
     groups = [
         {"name": glossary.name("group", group), "skills": [
             {"key": s.key, "name": glossary.name("skill", s.key), "trait": glossary.name("trait", s.trait), "held": sheet.has_skill(s.key),
-             "cards": rules.trait_cards(sheet, s.trait, s.key)}
+             "cards": rules.trait_cards(sheet, s.trait, s.key),
+             # what the equipment carried adds when the Mayor counts it (FR-CHAR-5, FR-CHK-1): the
+             # sheet said "7 cards" for a check that drew 8 with the lockpicks
+             "gear": rules.equipment_bonus(sheet.equipment, s.key, catalogue=catalogue)}
             for s in rules.SKILLS.values() if s.group == group
         ]}
         for group in rules.GROUPS
     ]
-    # the campaign's figures (FR-CHAR-5); an item the campaign lacks falls back to the built-in entry
-    catalogue = {key: engine_entry(items[key]) if key in items else rules.item(key) for key in sheet.equipment}
     weapons, gear = [], []
     for key, quantity in sheet.equipment.items():
         entry = catalogue[key]

@@ -66,6 +66,22 @@ def test_sheet_shows_held_skills_with_their_cards_FR_CHAR_2(client, table):
     assert re.search(r'class="not-held">\s*<span aria-hidden="true">☐</span>\s*Pelea', page)
 
 
+def test_sheet_says_what_the_equipment_adds_to_a_skill_FR_CHAR_5(client, table):
+    """Lock picks add a card to Maña when counted (FR-CHAR-5): a walk read "Maña 7 cartas" on the sheet
+    and saw a check draw 8 ("7 de la hoja, +1 del equipo")."""
+    _campaign, player, _other, character = table
+    sheet = dict(character.sheet)
+    sheet["skills"] = [*sheet["skills"], "mana"]
+    sheet["equipment"] = {**sheet["equipment"], "ganzuas": 1}
+    type(character).objects.filter(pk=character.pk).update(sheet=sheet)
+    client.force_login(player)
+    page = client.get(sheet_url(character)).text
+    assert re.search(r"Maña <small>\(Manos\)</small>\s*<span class=\"visually-hidden\">la tiene</span>\s*"
+                     r"<small class=\"cards\">4 cartas \(\+1 con el equipo\)</small>", page)
+    assert re.search(r"Apuntar <small>\(Sentidos\)</small>\s*<span class=\"visually-hidden\">la tiene</span>\s*"
+                     r"<small class=\"cards\">6 cartas</small>", page)  # nothing carried helps it
+
+
 def test_sheet_shows_weapons_with_damage_and_modifier_per_band_FR_CHAR_5(client, table):
     _campaign, player, _other, character = table
     client.force_login(player)
