@@ -229,3 +229,35 @@ def test_fr_cmb_4_a_declaration_names_its_weapon(client):
     assert f"Disparo rápido (Revólver) → {m1.name} (corto)" in spanish
     english = client.get(session.get_absolute_url(), {"fragment": "combat"}, HTTP_ACCEPT_LANGUAGE="en", **HX).text
     assert f"Quick draw (Revolver) → {m1.name} (short)" in english
+
+
+def test_fr_cmb_13_a_holds_contest_is_said_at_the_reveal():
+    """Turn 1: the hero's Pelea with Apresar hits (no damage): the minion is held. Turn 2 the pair
+    only fight over the hold (opposed Músculo): the hero's higher ♥ keeps it, and the feed says so
+    with both cards (a walk found no line at all: the next turn just showed "forcejeo" again)."""
+    session, mayor, seated, (minion,) = make_table(players=1, minions=1)
+    ((p1, hero),) = seated
+    combat = combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(minion, "b")])
+    combat_declare(combat=combat, by=mayor, character=minion, technique="other")  # draws nothing
+    stack_pile(session, ["1:KS"])
+    combat_declare(combat=combat, by=p1, character=hero, technique="pelea", target=minion, band="adyacente",
+                   special="apresar")
+    combat_draw(combat=combat, by=p1, character=hero)
+    combat_choose(combat=combat, by=p1, character=hero, cards=["1:KS"])
+    combat.refresh_from_db()
+    assert combat.state["revealed"] and combat.state["result"]["grapples"] == [
+        {"holder": f"k{hero.pk}", "held": f"k{minion.pk}"}]
+    combat_next_turn(combat=combat, by=mayor)
+    combat.refresh_from_db()
+    stack_pile(session, ["1:2H"])
+    combat_draw(combat=combat, by=mayor, character=minion)
+    stack_pile(session, ["1:QH"])
+    combat_draw(combat=combat, by=p1, character=hero)
+    combat_choose(combat=combat, by=mayor, character=minion, cards=["1:2H"])
+    combat_choose(combat=combat, by=p1, character=hero, cards=["1:QH"])
+    line = [e for e in SessionEvent.objects.filter(session=session, kind="decision").order_by("pk")
+            if e.rules == ["FR-CMB-13"]][-1]
+    assert render_message(line.message, line.params) == f"{hero.name} keeps hold of {minion.name}: Q♥ against 2♥ (Muscle)."
+    with translation.override("es"):
+        assert render_message(line.message, line.params) == (
+            f"{hero.name} mantiene apresado a {minion.name}: Q♥ contra 2♥ (Músculo).")

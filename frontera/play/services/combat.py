@@ -55,6 +55,7 @@ from frontera.play.services.death import (
     track_penalty,
 )
 from frontera.play.services.fighters import Fighter, combatant_spec
+from frontera.play.services.grapples import log_contests
 from frontera.play.services.medical import medical_request
 from frontera.rules import characters as rules_characters
 from frontera.rules import combat as rules_combat
@@ -481,6 +482,7 @@ def _combat_reveal(session: GameSession, combat: CombatRound, by, log: EventLog 
         log.decide(gettext_noop("%(who)s → %(target)s: %(explain)s"), rules=["FR-CMB-5", "FR-CMB-8"],
                    who=names[rec["attacker"]], target=names[rec["target"]],
                    explain=msg(rec["explain"]["template"], **params))
+    log_contests(log, state, names)  # each hold kept or broken (FR-CMB-13)
     for key, totals in state["result"]["targets"].items():
         character = fighters[int(key[1:])]  # locked and read by fight_takes_sheets
         sheet = rules_characters.Character.from_json(character.sheet)
