@@ -36,6 +36,8 @@ urlpatterns = [
          name="play_combat_draw"),
     path("sesiones/<int:pk>/combate/<int:combat_id>/<int:character_id>/elegir/", combat.combat_choose,
          name="play_combat_choose"),
+    path("sesiones/<int:pk>/combate/<int:combat_id>/<int:character_id>/cambiar/", combat.combat_take_back,
+         name="play_combat_take_back"),
     path("sesiones/<int:pk>/combate/<int:combat_id>/muerte/", combat.combat_death_roll, name="play_combat_death_roll"),
     path("sesiones/<int:pk>/combate/<int:combat_id>/<slug:step>/", combat.combat_step, name="play_combat_step"),
     path("sesiones/<int:pk>/intercambios/", exchanges.exchange_new, name="play_exchange_new"),

@@ -143,6 +143,9 @@ E_HOLSTERED_NO_MOVE = gettext_noop(
 )
 E_NOTHING_TO_DRAW = gettext_noop("%(key)s draws no cards this turn.")
 E_NOT_DECLARED = gettext_noop("%(key)s has not declared an attack yet.")
+E_TAKE_BACK_DRAWN = gettext_noop("%(key)s has drawn already: the declaration stands for this turn.")
+E_TAKE_BACK_PLAYERS = gettext_noop(
+    "The players have declared knowing what %(key)s declared: it stands for this turn.")
 E_ALREADY_DRAWN = gettext_noop("%(key)s has already drawn this turn.")
 E_TOO_MANY_CARDS = gettext_noop("%(key)s draws %(required)s cards, not %(count)s.")
 E_DUPLICATE_CARD = gettext_noop("%(card)s appears twice.")
@@ -801,6 +804,41 @@ def cards_to_draw(state: State, key: str) -> int:
     if key not in state["declarations"]:
         raise RulesError(E_NOT_DECLARED, key=key)
     return state["required"][key]
+
+
+def take_back(state: State, key: str) -> tuple[State, Events]:
+    """A declaration taken back before its cards are drawn, to be declared again (a wrong target,
+    the wrong fighter declared for): as if never made. RULING (FR-CMB-1): an NPC's only while no
+    protagonist has declared this turn (they declare knowing what the NPCs do); a grappled pair's
+    is the hold's, not theirs to take back."""
+    refusal = _take_back_refusal(state, key)
+    if refusal is not None:
+        raise refusal
+    new = copy_json(state)
+    for field in ("declarations", "required", "max_plays", "hands"):
+        new[field].pop(key, None)
+    new["order"] = [other for other in new["order"] if other != key]
+    return new, [{"type": "taken_back", "key": key}]
+
+
+def may_take_back(state: State, key: str) -> bool:
+    """Whether :func:`take_back` would take ``key``'s declaration back now (the pages offer it)."""
+    return _take_back_refusal(state, key) is None
+
+
+def _take_back_refusal(state: State, key: str) -> RulesError | None:
+    if state["revealed"]:
+        return RulesError(E_REVEALED)
+    if key not in state["declarations"]:
+        return RulesError(E_NOT_DECLARED, key=key)
+    if _grapple_of(state, key):
+        return RulesError(E_GRAPPLED, key=key)
+    if state["hands"].get(key) or state["plays"].get(key):
+        return RulesError(E_TAKE_BACK_DRAWN, key=key)
+    if state["combatants"][key]["is_npc"] and any(
+            not state["combatants"][other]["is_npc"] for other in state["declarations"]):
+        return RulesError(E_TAKE_BACK_PLAYERS, key=key)
+    return None
 
 
 def hand_in(state: State, key: str, cards: Iterable[Card | str]) -> tuple[State, Events]:

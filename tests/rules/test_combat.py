@@ -824,3 +824,29 @@ def test_combat_and_gambling_are_pure_python():
     code = ("import sys, frontera.rules.combat, frontera.rules.gambling; "
             "sys.exit(any(m == 'django' or m.startswith('django.') for m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_fr_cmb_1_a_declaration_is_taken_back_before_its_draw_and_declared_again():
+    """Ruling: a declaration may be taken back until its cards are drawn (a wrong target ticked),
+    then declared again, as if never made; not once drawn, not an NPC's once a protagonist has
+    declared on it (FR-CMB-1), and never a grappled pair's (FR-CMB-13)."""
+    state = cmb.new_round([djamal(), *gang()[:1]])
+    first = step(state, cmb.declare, "m1", **FAST_RIFLE, targets={"djamal": "medio"})
+    undone = step(first, cmb.take_back, "m1")
+    assert undone == state  # as if never declared
+    again = step(undone, cmb.declare, "m1", action="other")
+    assert again["declarations"]["m1"]["action"] == "other" and again["order"] == ["m1"]
+    drawn = step(first, cmb.hand_in, "m1", ["2C", "3C", "4C"])
+    refused(drawn, cmb.take_back, "m1", match="drawn already")
+    declared = step(drawn, cmb.declare, "djamal", action="other")
+    assert step(declared, cmb.take_back, "djamal")["order"] == ["m1"]  # a player's, before any draw
+    npc_other = step(state, cmb.declare, "m1", action="other")  # draws nothing: players may declare
+    players_in = step(npc_other, cmb.declare, "djamal", action="other")
+    refused(players_in, cmb.take_back, "m1", match="players have declared")
+    refused(state, cmb.take_back, "djamal", match="not declared")
+
+
+def test_fr_cmb_13_a_grappled_pairs_declaration_is_not_taken_back():
+    state = cmb.new_round([pc("a", traits=traits(musculo=3)), pc("b", traits=traits(musculo=3))],
+                          grapples=[{"holder": "a", "held": "b"}])
+    refused(state, cmb.take_back, "a", match="grappl")

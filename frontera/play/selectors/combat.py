@@ -136,6 +136,9 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
             session.tallies.get("dead", {}),
             "death_roll_key": uuid.uuid4().hex,
             "can_draw": can_act and decl is not None and (state["required"].get(key) or 0) > 0 and hand is None,
+            # a declaration taken back before its draw, to be declared again (a wrong target ticked)
+            "can_take_back": can_act and decl is not None and decl.get("action") != "medical"
+            and rules_combat.may_take_back(state, key),
             # the Mayor drawing for a player's protagonist (a player without a phone): he will see the hand
             "draws_for_player": viewer.is_mayor and not own and character.kind == Character.Kind.PROTAGONIST,
             "can_choose": can_act and holds and bool(hand) and key not in state["plays"] and not revealed,

@@ -18,6 +18,7 @@ from frontera.play.selectors.core import viewer_for
 from frontera.play.selectors.pages import callable_characters
 from frontera.play.services import combat as combat_actions
 from frontera.play.services import death as death_actions
+from frontera.play.services import take_back
 from frontera.play.services.core import NotAllowed, SessionError
 from frontera.play.views.common import done_combat, form_errors, session_for, session_for_mayor
 
@@ -159,6 +160,20 @@ def combat_death_roll(request, pk: int, combat_id: int):
 def combat_draw(request, pk: int, combat_id: int, character_id: int):
     try:
         combat = combat_actions.combat_draw(combat=CombatRound(pk=combat_id), by=request.user,
+                                            character=Character(pk=character_id), in_session=pk)
+    except NotAllowed:
+        raise Http404 from None
+    except SessionError as err:
+        return _refused(request, pk, combat_id, character_id, str(err))
+    return done_combat(request, combat.session)
+
+
+@login_required
+@require_POST
+def combat_take_back(request, pk: int, combat_id: int, character_id: int):
+    """A declaration taken back before its draw, by whoever may declare for the fighter."""
+    try:
+        combat = take_back.combat_take_back(combat=CombatRound(pk=combat_id), by=request.user,
                                             character=Character(pk=character_id), in_session=pk)
     except NotAllowed:
         raise Http404 from None

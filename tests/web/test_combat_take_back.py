@@ -1,0 +1,65 @@
+"""A fight's declaration taken back before its draw and declared again (FR-CMB-1, ruling): a walk's
+Mayor ticked the wrong target for an NPC and could only withdraw the whole fight."""
+
+import pytest
+from django.urls import reverse
+
+from frontera.play.models import CombatRound, SessionEvent
+from frontera.play.services.combat import Fighter, combat_declare, combat_draw, combat_start
+from tests.factories import make_table
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_LANGUAGE": "es"}
+
+
+def _fight():
+    session, mayor, seated, (minion,) = make_table(players=2, minions=1)
+    (p1, hero), (p2, other) = seated
+    combat = combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(other, "a"),
+                                                              Fighter(minion, "b")])
+    return session, mayor, (p1, hero), (p2, other), minion, combat
+
+
+def _url(name, session, combat, character):
+    return reverse(name, args=[session.pk, combat.pk, character.pk])
+
+
+def test_fr_cmb_1_the_mayor_takes_back_an_npcs_wrong_target_and_declares_again(client):
+    session, mayor, (_p1, hero), (_p2, other), minion, combat = _fight()
+    combat_declare(combat=combat, by=mayor, character=minion, technique="pelea", target=hero, band="adyacente")
+    client.force_login(mayor)
+    page = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).content.decode()
+    assert f'data-testid="take-back-{minion.pk}"' in page and "Cambiar la declaración" in page
+    answer = client.post(_url("play_combat_take_back", session, combat, minion), **HX)
+    assert answer.status_code == 200
+    combat.refresh_from_db()
+    assert f"k{minion.pk}" not in combat.state["declarations"]
+    assert SessionEvent.objects.filter(session=session, message__contains="taken back").exists()
+    assert client.post(_url("play_combat_take_back", session, combat, minion), **HX).status_code == 200  # again: no-op
+    combat_declare(combat=combat, by=mayor, character=minion, technique="pelea", target=other, band="adyacente")
+    combat.refresh_from_db()
+    assert list(combat.state["declarations"][f"k{minion.pk}"]["targets"]) == [f"k{other.pk}"]
+    combat_draw(combat=combat, by=mayor, character=minion)
+    page = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).content.decode()
+    assert f'data-testid="take-back-{minion.pk}"' not in page  # drawn: it stands
+
+
+def test_fr_cmb_1_a_player_takes_back_their_own_and_nobody_elses(client):
+    session, mayor, (p1, hero), (p2, other), minion, combat = _fight()
+    combat_declare(combat=combat, by=mayor, character=minion, technique="other")
+    combat_declare(combat=combat, by=p1, character=hero, technique="move")
+    client.force_login(p2)
+    assert client.post(_url("play_combat_take_back", session, combat, hero), **HX).status_code == 404
+    client.force_login(p1)
+    assert client.post(_url("play_combat_take_back", session, combat, hero), **HX).status_code == 200
+    assert f"k{hero.pk}" not in CombatRound.objects.get(pk=combat.pk).state["declarations"]
+
+
+def test_fr_cmb_1_an_npcs_declaration_stands_once_a_player_declared_on_it(client):
+    session, mayor, (p1, hero), _p2, minion, combat = _fight()
+    combat_declare(combat=combat, by=mayor, character=minion, technique="other")
+    combat_declare(combat=combat, by=p1, character=hero, technique="move")
+    client.force_login(mayor)
+    answer = client.post(_url("play_combat_take_back", session, combat, minion), **HX).content.decode()
+    assert "Los jugadores han declarado sabiendo lo que declaró" in answer and minion.name in answer
+    assert f"k{minion.pk}" in CombatRound.objects.get(pk=combat.pk).state["declarations"]
