@@ -458,6 +458,10 @@ class Gamble(TableRequest):
         return f"{self.kind} {self.pk}"
 
 
+# the gambles played as an opposed check of their own: withdrawing the check calls the game off
+CONTEST_KINDS = (Gamble.Kind.AZAR.value, Gamble.Kind.HABILIDAD.value)
+
+
 class Treatment(models.Model):
     """Medical attention (FR-CHK-5): the healer's Cabeza (Saber) check (``prueba``) on a patient;
     ``speeds`` is its result once the card is played (it speeds recovery, FR-HLT-2, and never

@@ -335,3 +335,37 @@ def test_fr_exch_2_fr_gmb_7_habilidad_among_three_an_npc_loser_stakes_the_mayors
     assert [(x.first, x.second) for x in bets] == [(seat_key(hero.pk), seat_key(rival.pk)),
                                                    (seat_key(hero.pk), MAYOR_SEAT)]
     assert bets[1].second_name == minion.name
+
+
+def test_fr_gmb_6_a_cheat_ticked_who_does_not_play_is_refused_by_name(client):
+    """A walk ticked a cheat who did not play: the game started honest and the tick was dropped."""
+    session, mayor, [(p1, hero), (p2, rival), (p3, third)], _ = make_table(players=3)
+    client.force_login(mayor)
+    answer = client.post(reverse("play_gamble_new", args=[session.pk]),
+                         {"kind": "azar", "characters": [hero.pk, rival.pk], "cheats": [third.pk], "request_key": "a1"},
+                         HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="es")
+    assert f"Solo hace trampa quien juega: {third.name} no juega." in answer.content.decode()
+    assert not Gamble.objects.filter(session=session).exists()
+
+
+def test_fr_gmb_5_withdrawing_an_azar_contests_check_calls_the_game_off(client):
+    """An azar started by mistake could only be played through (its check refused a withdrawal and
+    nothing else called it off): withdrawing its check calls the game off, nothing paid or lost."""
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    money = (_money(hero), _money(rival))
+    gamble = gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival])
+    check_draw(participant=gamble.prueba.participants.get(character=hero), by=p1)
+    client.force_login(mayor)
+    checks = client.get(session.get_absolute_url(), {"fragment": "checks"}, HTTP_HX_REQUEST="true",
+                        HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Retirar la prueba y anular la partida" in checks
+    client.post(reverse("play_check_withdraw", args=[session.pk, gamble.prueba.pk]), HTTP_HX_REQUEST="true")
+    gamble.refresh_from_db()
+    assert gamble.status == "settled" and gamble.state.get("withdrawn") is True
+    assert gamble.prueba.withdrawn and (_money(hero), _money(rival)) == money
+    assert not Exchange.objects.filter(session=session).exists()
+    line = SessionEvent.objects.filter(session=session, kind="decision").order_by("-pk").first()
+    with translation.override("es"):
+        assert render_message(line.message, line.params) == (
+            "El Mayor anula la partida de azar con su prueba: no se paga ni se pierde nada.")
+    assert_conserved(session)

@@ -17,6 +17,9 @@ CONTEST_CHOICES = [("", _("—")), ("dardos", _("darts")), ("lanzamiento_cuchill
                    ("tiro_al_plato", _("clay pigeons"))]
 
 
+E_CHEAT_NOT_PLAYING = _("Only a player may cheat: %(names)s does not play.")
+
+
 class GambleForm(forms.Form):
     kind = forms.ChoiceField(label=_("Game"), choices=GAMBLE_CHOICES)
     characters = forms.MultipleChoiceField(label=_("Who plays"), widget=CheckboxesSomeDisabled)
@@ -29,3 +32,13 @@ class GambleForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in ("characters", "cheats"):
             self.fields[name].choices = [(str(pk), label) for pk, label in characters]
+
+    def clean(self):
+        """A cheat ticked who does not play is refused by name (a walk's game started as an honest
+        one, the tick dropped without a word)."""
+        data = super().clean()
+        outside = [pk for pk in data.get("cheats", ()) if pk not in set(data.get("characters", ()))]
+        if outside:
+            names = dict(self.fields["cheats"].choices)
+            raise forms.ValidationError(E_CHEAT_NOT_PLAYING % {"names": ", ".join(str(names[pk]) for pk in outside)})
+        return data

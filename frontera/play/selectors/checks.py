@@ -12,7 +12,7 @@ from django.utils.translation import gettext, gettext_noop, pgettext
 
 from frontera import glossary
 from frontera.characters.models import Character
-from frontera.play.models import Check, Gamble, GameSession, Participant, PistolDuel
+from frontera.play.models import CONTEST_KINDS, Check, Gamble, GameSession, Participant, PistolDuel
 from frontera.play.selectors.core import (
     Viewer,
     card_view,
@@ -249,6 +249,7 @@ def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = N
             "open": prueba.status != Check.Status.RESOLVED,
             "withdrawn": prueba.withdrawn,
             "can_withdraw": viewer.is_mayor and prueba.status != Check.Status.RESOLVED and not getattr(prueba, "owned", True),
+            "calls_off_a_game": bool(getattr(prueba, "contest", False)),
             # "Again…" refills the call dialog: for the Mayor's own trait checks, not for one a table
             # action made (medical attention, a banca's attempt to leave: its title is the table's),
             # which the dialog would repeat as a bare check
@@ -298,9 +299,15 @@ def _checks_sql(withdrawals: bool) -> str:
     (whether a gamble or a pistol duel waits on the check: a healer's check is withdrawn with its
     medical attention) when ``withdrawals``."""
     pk, status, session = column(Check, "pk"), column(Check, "status"), column(Check, "session")
-    waits = " OR ".join(f"EXISTS (SELECT 1 FROM {table(model)} WHERE {column(model, 'prueba')} = {pk})"
-                        for model in (Gamble, PistolDuel))
-    owned = f", ({waits}) AS owned" if withdrawals else ""
+    # a banca's attempt to leave and a pistol duel's round are called off with their action; an
+    # azar or habilidad contest is its check, and withdrawing the check calls the game off
+    contests = ", ".join(f"'{kind}'" for kind in CONTEST_KINDS)
+    waits = (f"EXISTS (SELECT 1 FROM {table(Gamble)} WHERE {column(Gamble, 'prueba')} = {pk} "
+             f"AND {column(Gamble, 'kind')} NOT IN ({contests})) "
+             f"OR EXISTS (SELECT 1 FROM {table(PistolDuel)} WHERE {column(PistolDuel, 'prueba')} = {pk})")
+    contest = (f"EXISTS (SELECT 1 FROM {table(Gamble)} WHERE {column(Gamble, 'prueba')} = {pk} "
+               f"AND {column(Gamble, 'kind')} IN ({contests}))")
+    owned = f", ({waits}) AS owned, ({contest}) AS contest" if withdrawals else ""
     inner = connection.ops.quote_name("recent")
     recent = (f"SELECT {inner}.{column(Check, 'pk', qualified=False)} FROM {table(Check)} {inner} "
               f"WHERE {inner}.{column(Check, 'session', qualified=False)} = %s "

@@ -9,7 +9,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from frontera.messages import names as listed  # a list of names, joined the reader's way
-from frontera.play.models import Check
+from frontera.play.models import CONTEST_KINDS, Check, Gamble
 from frontera.play.services.checks import E_CHECK_RESOLVED
 from frontera.play.services.core import (
     CHECKS,
@@ -27,6 +27,9 @@ from frontera.rules import session as rules_session
 from frontera.rules.errors import RulesError
 
 E_NOT_WITHDRAWABLE = _("This check belongs to %(what)s: call that off instead.")
+GAME_CALLED_OFF = gettext_noop("The Mayor calls off the %(game)s with its check: nothing is paid or lost.")
+GAME_NAMES = {"azar": gettext_noop("azar"), "habilidad": gettext_noop("habilidad")}
+GAME_RULES = {"azar": "FR-GMB-5", "habilidad": "FR-GMB-7"}
 
 
 @transaction.atomic
@@ -45,13 +48,20 @@ def check_withdraw(*, prueba: Check, by) -> Check:
     if prueba.status == Check.Status.RESOLVED:
         raise SessionError(E_CHECK_RESOLVED)
     owner = next((what for what, taken in (
-        (gettext("a gambling game"), prueba.gambles.exists()),
+        (gettext("a gambling game"), prueba.gambles.exclude(kind__in=CONTEST_KINDS).exists()),
         (gettext("a pistol duel"), prueba.pistol_duels.exists()),
     ) if taken), None)
     if owner:
         raise SessionError(E_NOT_WITHDRAWABLE % {"what": owner})
     log = EventLog(session, by, [])
     withdraw_locked(session, prueba, log)
+    # an azar or habilidad contest is this check: the game is called off with it, nothing paid (a
+    # walk found one started with a wrong cheat that only playing it through could close)
+    for gamble in prueba.gambles.select_for_update().filter(status=Gamble.Status.OPEN, kind__in=CONTEST_KINDS):
+        gamble.status, gamble.state = Gamble.Status.SETTLED, {**gamble.state, "withdrawn": True}
+        gamble.save(update_fields=["status", "state"])
+        log.decide(GAME_CALLED_OFF, rules=[GAME_RULES[gamble.kind]], game=msg(GAME_NAMES[gamble.kind]))
+        log.regions = None  # every region: the game leaves the table
     log.flush()
     return prueba
 
