@@ -12,8 +12,19 @@
   var ASKS = "#checks button.draw, #checks .pcard-button, #combat form.declare, #combat button.draw, #combat label.pick, #checks form.exchange-choose";
   var baseTitle = document.title;
   var asked = 0;
+  var seen = [];
 
   function count() { return document.querySelectorAll(ASKS).length; }
+
+  // Each control asked for, by what it is (its test id, else its form's address): one that was
+  // not there before is a new thing asked, even when another went (a declaration made on the
+  // phone gives way to its draw button: the count stayed, and the button stayed off screen).
+  function keys() {
+    return Array.prototype.map.call(document.querySelectorAll(ASKS), function (el) {
+      var form = el.closest("form");
+      return el.getAttribute("data-testid") || (form && form.getAttribute("action")) || el.tagName;
+    });
+  }
 
   // What is asked, centred when it fits in half the screen (a check's cards); a taller one (a
   // fight's declaration, which centring showed from its middle) from the top of its region (the
@@ -31,18 +42,24 @@
 
   function update() {
     var now = count();
-    if (now > asked) {
-      if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
-      var first = document.querySelector(ASKS);
-      if (first && document.visibilityState === "visible") reveal(first);
+    var current = keys();
+    var fresh = current.findIndex(function (key) { return seen.indexOf(key) < 0; });
+    if (now > asked && navigator.vibrate) navigator.vibrate([120, 60, 120]);
+    if (fresh >= 0 && document.visibilityState === "visible") {
+      var what = document.querySelectorAll(ASKS)[fresh];
+      var box = what.getBoundingClientRect();
+      // brought into view when it is off screen, or when the table asks something more
+      if (now > asked || box.top < 0 || box.bottom > window.innerHeight) reveal(now > asked ? document.querySelector(ASKS) : what);
     }
     asked = now;
+    seen = current;
     document.title = now ? "● " + baseTitle : baseTitle;
   }
 
   document.addEventListener("htmx:afterSettle", update);
   document.addEventListener("DOMContentLoaded", function () {
     asked = count();
+    seen = keys();
     document.title = asked ? "● " + baseTitle : baseTitle;
     var toggle = document.getElementById("wake-lock");
     if (!toggle) return;

@@ -45,3 +45,36 @@ def test_a_fight_called_on_a_phone_shows_its_declaration_from_the_fights_heading
     shot(player, "phone-fight-called")
     assert _in_view(player, "#combat h2")  # "Pelea · turno 1"
     assert _in_view(player, "#combat form.declare select[name=technique]")
+
+
+def test_after_a_declaration_on_the_phone_its_draw_button_comes_into_view(app_server, laptop, phone):
+    """A walk's player declared and was left on the deck and the feed, the "Draw" button 510 px
+    above the screen: the declaration gave way to the button, so the count of things asked stayed."""
+    session_url = f"/sesiones/{int(set_up(app_server, SETUP.replace('_at', '_dr'))[-1])}/"
+    player = phone()
+    log_in(player, "p_dr")
+    player.goto(session_url)
+    player.locator("#checks").wait_for()
+    mayor = laptop()
+    log_in(mayor, "alcalde_dr")
+    mayor.goto(session_url)
+    mayor.get_by_test_id("open-fight").click()
+    form = mayor.get_by_test_id("dialog").locator("form.start-fight")
+    form.locator("fieldset").nth(0).get_by_label("Clementine").check()
+    form.locator("fieldset").nth(1).get_by_label("Esbirro").check()
+    form.get_by_role("button", name="Empezar la pelea").click()
+    mayor.get_by_role("link", name="Declarar por Esbirro…").click()
+    dialog = mayor.get_by_test_id("dialog")
+    dialog.locator("select[name=technique]").select_option("other")
+    dialog.get_by_role("button", name="Declarar").click()
+    declaration = player.locator("#combat form.declare")
+    declaration.wait_for()
+    player.wait_for_function("() => !document.querySelector('#combat form.declare button[type=submit]').disabled")
+    declaration.locator("select[name=technique]").select_option("pelea")
+    declaration.get_by_role("checkbox", name="Esbirro").check()
+    declaration.get_by_role("button", name="Declarar").click()
+    draw = player.locator("#combat button.draw")
+    draw.wait_for()
+    player.wait_for_timeout(800)  # the smooth scroll's end
+    shot(player, "phone-fight-declared")
+    assert _in_view(player, "#combat button.draw")
