@@ -17,7 +17,7 @@ from frontera.play.services.combat import COVER_LABELS, MOUNT_LABELS
 from frontera.play.services.death import DEATH_ROLL_TURNS
 from frontera.rules import combat as rules_combat
 from frontera.rules.cards import SUIT_SYMBOL, TRAIT_SUIT, Card
-from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES
+from frontera.rules.tracks import HEALTH_NAMES, MORALE_NAMES, incapacity
 from frontera.sql import column, load, table
 
 
@@ -114,7 +114,10 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
                          defaults["default_targets"].get(k, "")) for k in enemies],
             "can_declare": can_act and decl is None and not revealed and phase in ("declare", "choose", "reveal")
             and rules_combat.why_not_acting(state, key) is None,
-            "out": (out := rules_combat.why_not_acting(state, key) if not revealed else None),
+            # after the reveal, one who took no part is said out by the levels they are at now (a
+            # death roll's Incapacitado read "to declare" until the next turn)
+            "out": (out := rules_combat.why_not_acting(state, key) if not revealed
+                    else incapacity(health=spec["health"], morale=spec["morale"]) if decl is None else None),
             # why they take no part this turn, for the strip of who is to declare and their own card
             # (a jammed fighter read "to declare", and a dead one did, every turn)
             "out_label": "" if not out else gettext("jammed: loses this turn") if out == "jam"

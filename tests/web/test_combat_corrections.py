@@ -1,5 +1,6 @@
-"""A fight's declaration taken back before its draw and declared again (FR-CMB-1, ruling): a walk's
-Mayor ticked the wrong target for an NPC and could only withdraw the whole fight."""
+"""What a fight lets be put right, and says right: a declaration taken back before its draw and
+declared again (FR-CMB-1, ruling; a walk's Mayor ticked the wrong target for an NPC and could only
+withdraw the whole fight), and after the reveal who could not act (FR-HLT-1)."""
 
 import pytest
 from django.urls import reverse
@@ -63,3 +64,24 @@ def test_fr_cmb_1_an_npcs_declaration_stands_once_a_player_declared_on_it(client
     answer = client.post(_url("play_combat_take_back", session, combat, minion), **HX).content.decode()
     assert "Los jugadores han declarado sabiendo lo que declaró" in answer and minion.name in answer
     assert f"k{minion.pk}" in CombatRound.objects.get(pk=combat.pk).state["declarations"]
+
+
+def test_fr_hlt_1_after_the_reveal_the_strip_says_who_could_not_act_not_to_declare(client):
+    """A walk's strip read "Policarpo: por declarar" after the reveal (he was Muerto, then a death
+    roll's Incapacitado) until the next turn: nobody declares after a reveal."""
+    from frontera.play.services.combat import combat_reveal
+    from tests.factories import set_tracks
+
+    session, mayor, seated, (minion,) = make_table(players=2, minions=1)
+    (p1, hero), (_p2, fallen) = seated
+    set_tracks(fallen, health=-4)
+    combat = combat_start(session=session, by=mayor, fighters=[Fighter(hero, "a"), Fighter(fallen, "a"),
+                                                              Fighter(minion, "b")])
+    combat_declare(combat=combat, by=mayor, character=minion, technique="other")
+    combat_declare(combat=combat, by=p1, character=hero, technique="move")
+    combat_reveal(combat=combat, by=mayor)
+    assert CombatRound.objects.get(pk=combat.pk).state["revealed"]
+    client.force_login(mayor)
+    strip = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).content.decode()
+    strip = strip[strip.index('data-testid="lockstrip"'):strip.index("</ul>", strip.index('data-testid="lockstrip"'))]
+    assert f"{fallen.name}: no puede actuar (Muerto)" in strip and "por declarar" not in strip
