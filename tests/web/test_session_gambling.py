@@ -369,3 +369,18 @@ def test_fr_gmb_5_withdrawing_an_azar_contests_check_calls_the_game_off(client):
         assert render_message(line.message, line.params) == (
             "El Mayor anula la partida de azar con su prueba: no se paga ni se pierde nada.")
     assert_conserved(session)
+
+
+def test_fr_opp_5_an_azar_tablas_calls_for_no_other_check():
+    """Nobody on their suit or colour: the azar settles as a tie (its exchange opens), and the reveal
+    no longer says "another opposed check is needed" (a walk waited for one that never came)."""
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    gamble = gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival])
+    for player, who, card in ((p1, hero, "1:9S"), (p2, rival, "1:9C")):  # Cabeza is ♦, red: both black
+        stack_pile(session, [card])
+        part = check_draw(participant=gamble.prueba.participants.get(character=who), by=player)
+        check_choose(participant=part, by=player, card=card)
+    line = SessionEvent.objects.filter(session=session, kind="decision", message__startswith="Reveal").latest("pk")
+    with translation.override("es"):
+        text = render_message(line.message, line.params)
+    assert text.endswith("Nadie jugó su palo ni su color: Tablas."), text

@@ -535,9 +535,11 @@ def _reveal(prueba: Check, session: GameSession, by) -> None:
                          card=card.label if card else "—", trait=p.trait))
     winners = [p.character.name for p in participants if p.outcome == "win"]
     tied = [p.character.name for p in participants if p.outcome == "tie"]
-    if again:
-        log.decide(gettext_noop("Reveal: %(plays)s. Nobody played their suit or colour: Tablas, another opposed "
-                                "check is needed."), rules=["FR-OPP-5"], prueba=prueba, plays=shown)
+    if again:  # a game's contest settles a Tablas as a tie: no other check is called for it
+        said = (gettext_noop("Reveal: %(plays)s. Nobody played their suit or colour: Tablas.") if prueba.gambles.exists()
+                else gettext_noop("Reveal: %(plays)s. Nobody played their suit or colour: Tablas, another opposed "
+                                  "check is needed."))
+        log.decide(said, rules=["FR-OPP-5"], prueba=prueba, plays=shown)
     elif winners:
         rule = "FR-OPP-2" if sum(1 for (t, c) in plays.values() if c and c.suit == TRAIT_SUIT[t]) == 1 else (
             "FR-OPP-3" if any(c and c.suit == TRAIT_SUIT[t] for (t, c) in plays.values()) else "FR-OPP-4")
