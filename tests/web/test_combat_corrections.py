@@ -85,3 +85,16 @@ def test_fr_hlt_1_after_the_reveal_the_strip_says_who_could_not_act_not_to_decla
     strip = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).content.decode()
     strip = strip[strip.index('data-testid="lockstrip"'):strip.index("</ul>", strip.index('data-testid="lockstrip"'))]
     assert f"{fallen.name}: no puede actuar (Muerto)" in strip and "por declarar" not in strip
+
+
+def test_fr_cmb_14_a_declaration_reads_as_one_phrase(client):
+    """A walk read "Disparo rápido (Revólver) (Asustar)" and "Se mueve al final del turno (corto) ·
+    total": the weapon and the special in one pair of brackets, the cover said as a cover."""
+    session, mayor, (p1, hero), _p2, minion, combat = _fight()
+    combat_declare(combat=combat, by=mayor, character=minion, technique="other")
+    combat_declare(combat=combat, by=p1, character=hero, technique="disparo_rapido", weapon="revolver",
+                   target=minion, band="corto", special="asustar", move_cover="total")
+    client.force_login(mayor)
+    page = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).content.decode()
+    assert "Disparo rápido (Revólver, Asustar) →" in page
+    assert "(adyacente) · cobertura total" in page

@@ -99,6 +99,9 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
             if len((decl or {}).get("targets", {})) > 1 else [],
             "special": glossary.name("special", decl["special"]) if decl and decl.get("special") else "",
             "move": (decl or {}).get("move"),
+            # where they end the turn, said as a cover ("cobertura total"; it read "· total")
+            "move_cover_label": gettext(COVER_LABELS[decl["move"]["cover"]])
+            if decl and decl.get("move") and decl["move"].get("cover") in COVER_LABELS else "",
             "required": state["required"].get(key),
             "hand_size": len(hand) if hand is not None else None,
             "hand": _hand_reads(cards_view(hand), decl) if holds and hand else [],
