@@ -146,10 +146,10 @@ def param_text(param: str, value):
 
 def money(amount) -> str:
     """Dollars the reader's way: "27 $" in Spanish (as every Spanish feed line and form says them),
-    "$27" in English; a negative amount keeps its sign in front ("−5 $", "−$5")."""
+    "$27" in English; a negative amount keeps its sign in front ("-5 $", "-$5")."""
     if amount is None or amount == "":
         return ""
     value = int(amount)
-    sign = "−" if value < 0 else ""
+    sign = "-" if value < 0 else ""  # as the feed's numbers write it
     # translators: how a sum of dollars is written; %(n)s is the number
     return sign + pgettext("money", "$%(n)s") % {"n": abs(value)}

@@ -835,8 +835,9 @@ def _take_back_refusal(state: State, key: str) -> RulesError | None:
         return RulesError(E_GRAPPLED, key=key)
     if state["hands"].get(key) or state["plays"].get(key):
         return RulesError(E_TAKE_BACK_DRAWN, key=key)
+    # a hold's pair is declared by the hold itself (new_round), not by its players
     if state["combatants"][key]["is_npc"] and any(
-            not state["combatants"][other]["is_npc"] for other in state["declarations"]):
+            not state["combatants"][other]["is_npc"] and not _grapple_of(state, other) for other in state["declarations"]):
         return RulesError(E_TAKE_BACK_PLAYERS, key=key)
     return None
 

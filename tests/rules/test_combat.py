@@ -850,3 +850,13 @@ def test_fr_cmb_13_a_grappled_pairs_declaration_is_not_taken_back():
     state = cmb.new_round([pc("a", traits=traits(musculo=3)), pc("b", traits=traits(musculo=3))],
                           grapples=[{"holder": "a", "held": "b"}])
     refused(state, cmb.take_back, "a", match="grappl")
+
+
+def test_fr_cmb_13_a_held_protagonist_does_not_stop_an_npcs_take_back():
+    """The hold declares its pair at the start of the turn: that is no protagonist declaring on what
+    the NPCs did (FR-CMB-1), so an NPC's declaration may still be taken back."""
+    state = cmb.new_round([pc("a", traits=traits(musculo=3)), pc("b", traits=traits(musculo=3)), *gang()[:1]],
+                          grapples=[{"holder": "a", "held": "b"}])
+    declared = step(state, cmb.declare, "m1", action="other")
+    assert cmb.may_take_back(declared, "m1")
+    assert "m1" not in step(declared, cmb.take_back, "m1")["declarations"]

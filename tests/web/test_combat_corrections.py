@@ -31,15 +31,18 @@ def test_fr_cmb_1_the_mayor_takes_back_an_npcs_wrong_target_and_declares_again(c
     client.force_login(mayor)
     page = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).content.decode()
     assert f'data-testid="take-back-{minion.pk}"' in page and "Cambiar la declaración" in page
-    answer = client.post(_url("play_combat_take_back", session, combat, minion), **HX)
+    answer = client.post(_url("play_combat_take_back", session, combat, minion), {"request_key": "tb1"}, **HX)
     assert answer.status_code == 200
     combat.refresh_from_db()
     assert f"k{minion.pk}" not in combat.state["declarations"]
     assert SessionEvent.objects.filter(session=session, message__contains="taken back").exists()
-    assert client.post(_url("play_combat_take_back", session, combat, minion), **HX).status_code == 200  # again: no-op
     combat_declare(combat=combat, by=mayor, character=minion, technique="pelea", target=other, band="adyacente")
     combat.refresh_from_db()
     assert list(combat.state["declarations"][f"k{minion.pk}"]["targets"]) == [f"k{other.pk}"]
+    # the same submit again, late (a retry): the new declaration stays
+    assert client.post(_url("play_combat_take_back", session, combat, minion), {"request_key": "tb1"},
+                       **HX).status_code == 200
+    assert f"k{minion.pk}" in CombatRound.objects.get(pk=combat.pk).state["declarations"]
     combat_draw(combat=combat, by=mayor, character=minion)
     page = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).content.decode()
     assert f'data-testid="take-back-{minion.pk}"' not in page  # drawn: it stands
@@ -98,3 +101,22 @@ def test_fr_cmb_14_a_declaration_reads_as_one_phrase(client):
     page = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).content.decode()
     assert "Disparo rápido (Revólver, Asustar) →" in page
     assert "(adyacente) · cobertura total" in page
+    english = client.get(session.get_absolute_url(), {"fragment": "combat"}, HTTP_HX_REQUEST="true",
+                         HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "(adjacent) · total cover" in english and "(adyacente)" not in english  # the band said, not its key
+
+
+def test_fr_chk_5_medical_attentions_declaration_stands(client):
+    """Its check is called with it: taking it back is refused, and not offered."""
+    from tests.factories import set_tracks
+
+    session, mayor, (p1, hero), (_p2, other), minion, combat = _fight()
+    set_tracks(other, health=-1)  # Herido: medical attention has something to speed up
+    combat_declare(combat=combat, by=mayor, character=minion, technique="other")
+    combat_declare(combat=combat, by=p1, character=hero, technique="medical", patient=other)
+    client.force_login(p1)
+    page = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).content.decode()
+    assert f'data-testid="take-back-{hero.pk}"' not in page
+    answer = client.post(_url("play_combat_take_back", session, combat, hero), **HX).content.decode()
+    assert "La declaración de atención médica se queda" in answer
+    assert f"k{hero.pk}" in CombatRound.objects.get(pk=combat.pk).state["declarations"]

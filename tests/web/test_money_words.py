@@ -13,9 +13,9 @@ pytestmark = pytest.mark.django_db
 
 def test_money_is_written_each_languages_way():
     with translation.override("es"):
-        assert (glossary.money(27), glossary.money(-5), glossary.money(None)) == ("27 $", "−5 $", "")
+        assert (glossary.money(27), glossary.money(-5), glossary.money(None)) == ("27 $", "-5 $", "")
     with translation.override("en"):
-        assert (glossary.money(27), glossary.money(-5)) == ("$27", "−$5")
+        assert (glossary.money(27), glossary.money(-5)) == ("$27", "-$5")
 
 
 def test_the_phone_and_the_sheet_say_the_money_in_the_readers_language(client):

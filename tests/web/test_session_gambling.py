@@ -384,3 +384,37 @@ def test_fr_opp_5_an_azar_tablas_calls_for_no_other_check():
     with translation.override("es"):
         text = render_message(line.message, line.params)
     assert text.endswith("Nadie jugó su palo ni su color: Tablas."), text
+
+
+def test_fr_gmb_7_a_habilidad_contest_is_called_off_with_its_check_and_a_bancas_attempt_is_not(client):
+    """The contest kinds are withdrawn with their check; a banca's attempt to leave stays the banca's
+    to call off (the SQL splits gambles by kind: a later edit to the list is caught here)."""
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    contest = gamble_contest(session=session, by=mayor, kind="habilidad", characters=[hero, rival],
+                             contest="dardos")
+    client.force_login(mayor)
+    client.post(reverse("play_check_withdraw", args=[session.pk, contest.prueba.pk]), HTTP_HX_REQUEST="true")
+    contest.refresh_from_db()
+    assert contest.status == "settled" and contest.state.get("withdrawn") is True
+    banca = banca_begin(session=session, by=mayor, character=hero)
+    banca_deal(gamble=banca, by=mayor)
+    attempt = banca_try_stop(gamble=Gamble.objects.get(pk=banca.pk), by=p1)  # the attempt to leave: a check
+    checks = client.get(session.get_absolute_url(), {"fragment": "checks"}, HTTP_HX_REQUEST="true").content.decode()
+    assert f'data-testid="withdraw-{attempt.pk}"' not in checks
+    answer = client.post(reverse("play_check_withdraw", args=[session.pk, attempt.pk]), HTTP_HX_REQUEST="true",
+                         HTTP_ACCEPT_LANGUAGE="es")
+    assert "anula eso en su lugar" in answer.content.decode()
+    attempt.refresh_from_db()
+    assert not attempt.withdrawn
+
+
+def test_fr_gmb_6_a_cheat_refusal_waits_for_who_plays_and_says_them_all(client):
+    session, mayor, [(p1, hero), (p2, rival), (p3, third), (p4, fourth)], _ = make_table(players=4)
+    client.force_login(mayor)
+    url = reverse("play_gamble_new", args=[session.pk])
+    answer = client.post(url, {"kind": "azar", "characters": ["999999"], "cheats": [third.pk], "request_key": "c1"},
+                         HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Solo hace trampa quien juega" not in answer  # only the real refusal: who plays
+    answer = client.post(url, {"kind": "azar", "characters": [hero.pk, rival.pk], "cheats": [third.pk, fourth.pk],
+                               "request_key": "c2"}, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert f"Solo hace trampa quien juega: {third.name}, {fourth.name} no juegan." in answer

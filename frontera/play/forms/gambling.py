@@ -18,6 +18,7 @@ CONTEST_CHOICES = [("", _("—")), ("dardos", _("darts")), ("lanzamiento_cuchill
 
 
 E_CHEAT_NOT_PLAYING = _("Only a player may cheat: %(names)s does not play.")
+E_CHEATS_NOT_PLAYING = _("Only a player may cheat: %(names)s do not play.")
 
 
 class GambleForm(forms.Form):
@@ -37,8 +38,11 @@ class GambleForm(forms.Form):
         """A cheat ticked who does not play is refused by name (a walk's game started as an honest
         one, the tick dropped without a word)."""
         data = super().clean()
-        outside = [pk for pk in data.get("cheats", ()) if pk not in set(data.get("characters", ()))]
+        if "characters" not in data:  # who plays was refused already: nothing to compare with
+            return data
+        outside = [pk for pk in data.get("cheats", ()) if pk not in set(data["characters"])]
         if outside:
             names = dict(self.fields["cheats"].choices)
-            raise forms.ValidationError(E_CHEAT_NOT_PLAYING % {"names": ", ".join(str(names[pk]) for pk in outside)})
+            said = E_CHEAT_NOT_PLAYING if len(outside) == 1 else E_CHEATS_NOT_PLAYING
+            raise forms.ValidationError(said % {"names": ", ".join(str(names[pk]) for pk in outside)})
         return data

@@ -273,8 +273,9 @@ def session_checks(session: GameSession, *, withdrawals: bool = True):
     written as SQL and loaded as models (:func:`frontera.sql.load`): the querysets took ~1 ms
     each to build for ~0.05 ms statements, and a ``prefetch_related`` built a queryset per check.
 
-    Each open check knows whether another action waits on it (``owned``: a banca, a contest, a
-    pistol duel), which calls it off through that action, not withdrawn on its own.
+    Each open check knows whether another action waits on it (``owned``: a banca's attempt to
+    leave, a pistol duel's round), which calls it off through that action, not withdrawn on its
+    own; and whether it is an azar or habilidad contest (``contest``), withdrawn with its game.
     Only the Mayor withdraws a check: a player's page asks ``withdrawals=False`` and the statement
     leaves that out (every check then counts as owned, so none offers a withdrawal)."""
     resolved = Check.Status.RESOLVED

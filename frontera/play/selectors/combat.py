@@ -99,6 +99,8 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
             if len((decl or {}).get("targets", {})) > 1 else [],
             "special": glossary.name("special", decl["special"]) if decl and decl.get("special") else "",
             "move": (decl or {}).get("move"),
+            "move_band_label": glossary.name("band", decl["move"]["band"]).lower()
+            if decl and decl.get("move") and decl["move"].get("band") else "",
             # where they end the turn, said as a cover ("cobertura total"; it read "· total")
             "move_cover_label": gettext(COVER_LABELS[decl["move"]["cover"]])
             if decl and decl.get("move") and decl["move"].get("cover") in COVER_LABELS else "",
@@ -120,7 +122,8 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
             # after the reveal, one who took no part is said out by the levels they are at now (a
             # death roll's Incapacitado read "to declare" until the next turn)
             "out": (out := rules_combat.why_not_acting(state, key) if not revealed
-                    else incapacity(health=spec["health"], morale=spec["morale"]) if decl is None else None),
+                    else (rules_combat.why_not_acting(state, key) or incapacity(health=spec["health"], morale=spec["morale"]))
+                    if decl is None else None),
             # why they take no part this turn, for the strip of who is to declare and their own card
             # (a jammed fighter read "to declare", and a dead one did, every turn)
             "out_label": "" if not out else gettext("jammed: loses this turn") if out == "jam"
@@ -145,6 +148,7 @@ def combat_view(session: GameSession, viewer: Viewer) -> dict | None:
             # a declaration taken back before its draw, to be declared again (a wrong target ticked)
             "can_take_back": can_act and decl is not None and decl.get("action") != "medical"
             and rules_combat.may_take_back(state, key),
+            "take_back_key": uuid.uuid4().hex,  # its form's: a repeat of one submit is one take-back
             # the Mayor drawing for a player's protagonist (a player without a phone): he will see the hand
             "draws_for_player": viewer.is_mayor and not own and character.kind == Character.Kind.PROTAGONIST,
             "can_choose": can_act and holds and bool(hand) and key not in state["plays"] and not revealed,

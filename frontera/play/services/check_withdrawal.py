@@ -40,7 +40,8 @@ def check_withdraw(*, prueba: Check, by) -> Check:
     outcome and the log says it was withdrawn. A healer's check takes its medical attention with it
     (a walk through an evening found a wrong healer or patient stuck: nothing could call it off). A
     resolved check is refused, and so is one another action waits on (a banca's attempt to leave, a
-    contest, a pistol duel's round: call that off instead). Withdrawing twice changes nothing."""
+    pistol duel's round: call that off instead); an azar or habilidad contest's check calls its game
+    off with it. Withdrawing twice changes nothing."""
     session = lock_session(prueba.session)
     prueba = Check.objects.select_for_update().get(pk=prueba.pk, session=session)
     if prueba.withdrawn:

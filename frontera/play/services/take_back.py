@@ -11,7 +11,7 @@ from django.utils.translation import gettext_noop
 from frontera.characters.models import Character
 from frontera.play.models import CombatRound, combat_key
 from frontera.play.services.combat import _combat_message, _lock_fighter
-from frontera.play.services.core import COMBAT, FEED, EventLog, SessionError
+from frontera.play.services.core import COMBAT, FEED, EventLog, SessionError, first_submission
 from frontera.rules import combat as rules_combat
 from frontera.rules.errors import RulesError
 
@@ -20,15 +20,17 @@ TAKEN_BACK = gettext_noop("Turn %(turn)s: %(who)s's declaration is taken back, t
 
 
 @transaction.atomic
-def combat_take_back(*, combat: CombatRound, by, character: Character, in_session: int | None = None) -> CombatRound:
+def combat_take_back(*, combat: CombatRound, by, character: Character, in_session: int | None = None,
+                     request_key: str = "") -> CombatRound:
     """Take back ``character``'s declaration this turn, before any card is drawn for it (FR-CMB-1,
-    ruling): by whoever may declare for them (their player, or the Mayor). A second submit, once
-    it is gone, changes nothing."""
+    ruling): by whoever may declare for them (their player, or the Mayor). A second submit of the
+    same form (``request_key``) changes nothing, also once the fighter has declared again (a late
+    repeat took that new declaration back)."""
     locked = _lock_fighter(combat, character, by=by, in_session=in_session)
     session, combat = locked.session, locked.combat
     key = combat_key(locked.character.pk)
     decl = combat.state.get("declarations", {}).get(key)
-    if decl is None:
+    if decl is None or not first_submission(session, request_key):
         return combat  # a double submit: already taken back
     if decl["action"] == rules_combat.MEDICAL:
         raise SessionError(E_MEDICAL_STANDS)

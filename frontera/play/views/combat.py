@@ -174,7 +174,8 @@ def combat_take_back(request, pk: int, combat_id: int, character_id: int):
     """A declaration taken back before its draw, by whoever may declare for the fighter."""
     try:
         combat = take_back.combat_take_back(combat=CombatRound(pk=combat_id), by=request.user,
-                                            character=Character(pk=character_id), in_session=pk)
+                                            character=Character(pk=character_id), in_session=pk,
+                                            request_key=posted_request_key(request.POST))
     except NotAllowed:
         raise Http404 from None
     except SessionError as err:
