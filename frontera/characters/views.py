@@ -148,7 +148,10 @@ def _wizard_create(request, campaign, draft):
     error = ""
     if request.POST.get("_action") == "discard":  # asks first: every step's choices would be lost
         context = {**_wizard_context(request, campaign, draft, "review"), "confirm_discard": True}
-        return render(request, f"{WIZARD}#wizard" if request.htmx else WIZARD, context)
+        response = render(request, f"{WIZARD}#wizard" if request.htmx else WIZARD, context)
+        if request.htmx:  # the question and its two buttons in view (a phone showed the first line only)
+            response["HX-Reswap"] = "outerHTML show:#confirm-discard:bottom"
+        return response
     if request.POST.get("_action") == "discard_confirmed":
         services.draft_discard(draft=draft)
         messages.success(request, _("The draft was discarded."))

@@ -346,6 +346,8 @@ def test_discard_the_draft_asks_first(client, table):
     assert asked.status_code == 200 and 'data-testid="confirm-discard"' in asked.content.decode()
     assert "no se puede deshacer" in asked.content.decode()
     assert CharacterDraft.objects.exists()
+    shown = post(client, campaign, "review", {"_action": "discard"}, HTTP_HX_REQUEST="true")
+    assert "show:#confirm-discard:bottom" in shown["HX-Reswap"]  # the question and its buttons in view
     kept = post(client, campaign, "review", {"_go": "review"})
     assert kept.url == reverse("character_wizard_step", args=[campaign.pk, "review"])
     assert CharacterDraft.objects.exists()
