@@ -120,3 +120,30 @@ def test_fr_chk_5_medical_attentions_declaration_stands(client):
     answer = client.post(_url("play_combat_take_back", session, combat, hero), **HX).content.decode()
     assert "La declaración de atención médica se queda" in answer
     assert f"k{hero.pk}" in CombatRound.objects.get(pk=combat.pk).state["declarations"]
+
+
+def test_fr_cmb_12_after_the_reveal_a_jammed_fighter_reads_jammed(client):
+    """Turn 5: a fighter whose jam draw was an 8 loses the turn (FR-CMB-12); after the reveal the
+    strip still says so (it read "to declare": the reveal's strip looked at the levels only)."""
+    from frontera.play.services.combat import combat_next_turn, combat_reveal
+
+    session, mayor, (p1, hero), (p2, other), minion, combat = _fight()
+    for _turn in range(4):
+        for character in (minion, hero, other):
+            combat_declare(combat=combat, by=mayor, character=character, technique="move")
+        combat_reveal(combat=combat, by=mayor)
+        combat_next_turn(combat=combat, by=mayor)
+    combat.refresh_from_db()
+    assert combat.turn == 5
+    jams = combat.state["jams"]  # the jam draws made, stacked here: the hero's an 8, the others' an Ace
+    combat.state["jams"] = {key: ("1:8C" if key == f"k{hero.pk}" else "1:AS") for key in jams}
+    combat.save(update_fields=["state"])
+    for character in (minion, other):
+        combat_declare(combat=combat, by=mayor, character=character, technique="move")
+    combat_reveal(combat=combat, by=mayor)
+    assert CombatRound.objects.get(pk=combat.pk).state["revealed"]
+    client.force_login(mayor)
+    page = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).content.decode()
+    strip = page[page.index('data-testid="lockstrip"'):]
+    strip = strip[:strip.index("</ul>")]
+    assert f"{hero.name}: encasquillado" in strip and f"{hero.name}: por declarar" not in strip
