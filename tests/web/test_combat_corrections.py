@@ -49,7 +49,7 @@ def test_fr_cmb_1_the_mayor_takes_back_an_npcs_wrong_target_and_declares_again(c
 
 
 def test_fr_cmb_1_a_player_takes_back_their_own_and_nobody_elses(client):
-    session, mayor, (p1, hero), (p2, other), minion, combat = _fight()
+    session, mayor, (p1, hero), (p2, _other), minion, combat = _fight()
     combat_declare(combat=combat, by=mayor, character=minion, technique="other")
     combat_declare(combat=combat, by=p1, character=hero, technique="move")
     client.force_login(p2)
@@ -127,7 +127,7 @@ def test_fr_cmb_12_after_the_reveal_a_jammed_fighter_reads_jammed(client):
     strip still says so (it read "to declare": the reveal's strip looked at the levels only)."""
     from frontera.play.services.combat import combat_next_turn, combat_reveal
 
-    session, mayor, (p1, hero), (p2, other), minion, combat = _fight()
+    session, mayor, (_p1, hero), (_p2, other), minion, combat = _fight()
     for _turn in range(4):
         for character in (minion, hero, other):
             combat_declare(combat=combat, by=mayor, character=character, technique="move")

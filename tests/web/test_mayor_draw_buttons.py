@@ -20,7 +20,7 @@ def test_the_mayors_draw_for_a_player_is_small_and_asks_his_own_is_big(client):
     client.force_login(mayor)
     html = client.get(session.get_absolute_url(), {"fragment": "checks"}, **HX).content.decode()
     forms = {p.character_id: re.search(rf'<form[^>]*>(?:(?!</form>).)*data-testid="draw-{p.pk}"[^>]*>',
-                                       html, re.S).group(0) for p in prueba.participants.all()}
+                                       html, re.DOTALL).group(0) for p in prueba.participants.all()}
     mine, theirs = forms[minion.pk], forms[hero.pk]
     assert "for-player" in theirs and "secondary" in theirs and "hx-confirm" in theirs
     assert "for-player" not in mine and "secondary" not in mine and "hx-confirm" not in mine
