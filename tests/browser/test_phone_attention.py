@@ -21,22 +21,29 @@ def _in_view(page, selector: str) -> bool:
                                    return b.top >= 0 && b.bottom <= innerHeight; }""", selector)
 
 
-def test_a_fight_called_on_a_phone_shows_its_declaration_from_the_fights_heading(app_server, laptop, phone):
-    """A walk through a fight found the phone scrolled to the middle of the declaration (centred,
-    taller than the screen): its heading and first fields above the screen's top."""
-    session_url = f"/sesiones/{int(set_up(app_server, SETUP)[-1])}/"
+def _fight_called(app_server, laptop, phone, suffix: str):
+    """The player's phone open on the session, and the Mayor's laptop that has just started a fight
+    of Clementine against the Esbirro (users ``p<suffix>`` and ``alcalde<suffix>``)."""
+    session_url = f"/sesiones/{int(set_up(app_server, SETUP.replace('_at', suffix))[-1])}/"
     player = phone()
-    log_in(player, "p_at")
+    log_in(player, f"p{suffix}")
     player.goto(session_url)
     player.locator("#checks").wait_for()
     mayor = laptop()
-    log_in(mayor, "alcalde_at")
+    log_in(mayor, f"alcalde{suffix}")
     mayor.goto(session_url)
     mayor.get_by_test_id("open-fight").click()
     form = mayor.get_by_test_id("dialog").locator("form.start-fight")
     form.locator("fieldset").nth(0).get_by_label("Clementine").check()
     form.locator("fieldset").nth(1).get_by_label("Esbirro").check()
     form.get_by_role("button", name="Empezar la pelea").click()
+    return player, mayor
+
+
+def test_a_fight_called_on_a_phone_shows_its_declaration_from_the_fights_heading(app_server, laptop, phone):
+    """A walk through a fight found the phone scrolled to the middle of the declaration (centred,
+    taller than the screen): its heading and first fields above the screen's top."""
+    player, _mayor = _fight_called(app_server, laptop, phone, "_at")
     declaration = player.locator("#combat form.declare")
     declaration.wait_for()
     assert declaration.bounding_box()["height"] > PHONE["height"] / 2  # the case: taller than half the screen
@@ -50,19 +57,7 @@ def test_a_fight_called_on_a_phone_shows_its_declaration_from_the_fights_heading
 def test_after_a_declaration_on_the_phone_its_draw_button_comes_into_view(app_server, laptop, phone):
     """A walk's player declared and was left on the deck and the feed, the "Draw" button 510 px
     above the screen: the declaration gave way to the button, so the count of things asked stayed."""
-    session_url = f"/sesiones/{int(set_up(app_server, SETUP.replace('_at', '_dr'))[-1])}/"
-    player = phone()
-    log_in(player, "p_dr")
-    player.goto(session_url)
-    player.locator("#checks").wait_for()
-    mayor = laptop()
-    log_in(mayor, "alcalde_dr")
-    mayor.goto(session_url)
-    mayor.get_by_test_id("open-fight").click()
-    form = mayor.get_by_test_id("dialog").locator("form.start-fight")
-    form.locator("fieldset").nth(0).get_by_label("Clementine").check()
-    form.locator("fieldset").nth(1).get_by_label("Esbirro").check()
-    form.get_by_role("button", name="Empezar la pelea").click()
+    player, mayor = _fight_called(app_server, laptop, phone, "_dr")
     mayor.get_by_role("link", name="Declarar por Esbirro…").click()
     dialog = mayor.get_by_test_id("dialog")
     dialog.locator("select[name=technique]").select_option("other")

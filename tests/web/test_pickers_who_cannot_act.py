@@ -24,11 +24,19 @@ def _options(html: str, pk: int) -> list[str]:
     return re.findall(rf'<(?:input|option)[^>]*value="{pk}"[^>]*>(?:[^<]*</option>|<label[^>]*>[^<]*</label>)', html)
 
 
-def test_fr_hlt_1_a_dead_character_is_greyed_out_where_a_check_would_be_refused(client):
-    session, mayor, seated, _ = make_table(players=2)
-    (_p1, alive), (_p2, dead) = seated
-    set_tracks(dead, health=-4)
+def _mayors_table(client, *tracks: dict, minions: int = 1):
+    """A session with a player per entry of ``tracks`` (each their character's levels, {} for none),
+    the Mayor logged in: the session and the characters."""
+    session, mayor, seated, _ = make_table(players=len(tracks), minions=minions)
+    for (_player, character), levels in zip(seated, tracks, strict=True):
+        if levels:
+            set_tracks(character, **levels)
     client.force_login(mayor)
+    return session, mayor, [character for _player, character in seated]
+
+
+def test_fr_hlt_1_a_dead_character_is_greyed_out_where_a_check_would_be_refused(client):
+    session, _mayor, (alive, dead) = _mayors_table(client, {}, {"health": -4})
     for name in ("check", "opposed", "gamble", "duel", "medical"):
         html = _dialog(client, session, name)
         offers = _options(html, dead.pk)
@@ -46,10 +54,7 @@ def test_fr_hlt_1_a_dead_character_is_greyed_out_where_a_check_would_be_refused(
     ({"morale": -3}, "Paralizado"), ({"sobriety": -3}, "En coma"), ({"health": -3}, "Incapacitado"),
 ])
 def test_fr_mor_1_fr_sob_1_each_level_without_actions_is_named_where_he_may_still_be_picked(client, tracks, level):
-    session, mayor, seated, _ = make_table(players=2)
-    (_p1, _alive), (_p2, out) = seated
-    set_tracks(out, **tracks)
-    client.force_login(mayor)
+    session, _mayor, (_alive, out) = _mayors_table(client, {}, tracks)
     for name in ("tools", "fight", "exchange"):
         offers = _options(_dialog(client, session, name), out.pk)
         assert offers and all("disabled" not in o and f"no puede actuar ({level})" in o for o in offers), (name, offers)
@@ -58,10 +63,7 @@ def test_fr_mor_1_fr_sob_1_each_level_without_actions_is_named_where_he_may_stil
 
 def test_a_greyed_out_character_submitted_anyway_is_refused_by_name(client):
     """The form's greying is a help, not the guard: a forged submission gets the service's refusal."""
-    session, mayor, seated, _ = make_table(players=1)
-    (_player, dead), = seated
-    set_tracks(dead, health=-4)
-    client.force_login(mayor)
+    session, _mayor, (dead,) = _mayors_table(client, {"health": -4})
     answer = client.post(reverse("play_check_new", args=[session.pk]),
                          {"characters": [dead.pk], "trait": "manos", "modifier": 0, "request_key": "k1"},
                          HTTP_ACCEPT_LANGUAGE="es", HTTP_HX_REQUEST="true")
@@ -70,11 +72,7 @@ def test_a_greyed_out_character_submitted_anyway_is_refused_by_name(client):
 
 
 def test_a_duel_and_a_healer_start_on_characters_who_can_act(client):
-    session, mayor, seated, _ = make_table(players=3)
-    (_p1, first), (_p2, dead), (_p3, third) = seated
-    set_tracks(first, health=-4)
-    set_tracks(dead, sobriety=-3)
-    client.force_login(mayor)
+    session, _mayor, (first, dead, third) = _mayors_table(client, {"health": -4}, {"sobriety": -3}, {})
     duel = _dialog(client, session, "duel")
     selected = re.findall(r'<option value="(\d+)"[^>]*selected', duel)
     assert str(third.pk) in selected and str(first.pk) not in selected and str(dead.pk) not in selected
@@ -84,10 +82,7 @@ def test_a_duel_and_a_healer_start_on_characters_who_can_act(client):
 
 def test_the_board_offers_no_check_for_a_character_who_cannot_act(client):
     """The board's one-tap "Check" opened the dialog on a character the service would refuse."""
-    session, mayor, seated, _ = make_table(players=2)
-    (_p1, alive), (_p2, out) = seated
-    set_tracks(out, morale=-3)
-    client.force_login(mayor)
+    session, _mayor, (alive, out) = _mayors_table(client, {}, {"morale": -3})
     page = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert f'data-testid="check-for-{alive.pk}"' in page and f'data-testid="check-for-{out.pk}"' not in page
     assert f'data-testid="hurt-{out.pk}"' in page  # the other taps stay: a table tool may still be used on him

@@ -386,33 +386,33 @@ def _opposed_with(session, mayor, entries, cards):
     return SessionEvent.objects.filter(session=session, kind="decision", message__startswith="Reveal").latest("pk")
 
 
-def test_fr_opp_2_a_reveal_names_every_loser():
+def _three_reveal(traits, cards):
+    """Three players' opposed check on ``traits``, each playing its card of ``cards``: the reveal's
+    line, its text in Spanish and English, and the three characters."""
     from frontera.play.selectors.core import render_message
 
-    session, mayor, [(p1, hero), (p2, second), (p3, third)], _ = make_table(players=3)
+    session, mayor, seated, _ = make_table(players=3)
+    line = _opposed_with(session, mayor, [(p, c, t) for (p, c), t in zip(seated, traits, strict=True)], cards)
+    said = {}
+    for language in ("es", "en"):
+        with translation.override(language):
+            said[language] = render_message(line.message, line.params)
+    return line, said, [c for _p, c in seated]
+
+
+def test_fr_opp_2_a_reveal_names_every_loser():
     # the only ♠ for Manos wins (FR-OPP-2); the others' cards are of no one's suit
-    line = _opposed_with(session, mayor, [(p1, hero, "manos"), (p2, second, "manos"), (p3, third, "manos")],
-                         ["1:KS", "1:9D", "1:4H"])
-    with translation.override("es"):
-        text = render_message(line.message, line.params)
-    assert text.endswith(f"Gana {hero.name}; pierden {second.name} y {third.name}."), text
+    line, said, (hero, second, third) = _three_reveal(("manos", "manos", "manos"), ["1:KS", "1:9D", "1:4H"])
+    assert said["es"].endswith(f"Gana {hero.name}; pierden {second.name} y {third.name}."), said["es"]
     assert line.rules == ["FR-OPP-1", "FR-OPP-2"]
 
 
 def test_fr_opp_4_a_tie_on_the_colour_names_who_loses_and_its_rule():
     """Nobody on their suit: 9♣ (Manos: black) and 9♠ (Sentidos: black) tie on the colour, 2♣ for
     Cabeza (red) loses (FR-OPP-4; the "why" said FR-OPP-3, the suit's rule, for every tie)."""
-    from frontera.play.selectors.core import render_message
-
-    session, mayor, [(p1, hero), (p2, second), (p3, third)], _ = make_table(players=3)
-    line = _opposed_with(session, mayor, [(p1, hero, "manos"), (p2, second, "sentidos"), (p3, third, "cabeza")],
-                         ["1:9C", "1:9S", "1:2C"])
-    with translation.override("es"):
-        text = render_message(line.message, line.params)
-    assert text.endswith(f"Tablas entre {hero.name} y {second.name}; pierde {third.name}."), text
-    with translation.override("en"):
-        assert render_message(line.message, line.params).endswith(
-            f"A tie between {hero.name} and {second.name}; {third.name} loses.")
+    line, said, (hero, second, third) = _three_reveal(("manos", "sentidos", "cabeza"), ["1:9C", "1:9S", "1:2C"])
+    assert said["es"].endswith(f"Tablas entre {hero.name} y {second.name}; pierde {third.name}."), said["es"]
+    assert said["en"].endswith(f"A tie between {hero.name} and {second.name}; {third.name} loses.")
     assert line.rules == ["FR-OPP-1", "FR-OPP-4"]
 
 
