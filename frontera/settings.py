@@ -123,9 +123,12 @@ if DATABASE_URL:
         # transaction mode: set DATABASE_PREPARED=false behind one). The pool keeps connections,
         # so the server parses and plans each of a request's statements once, not every time.
         DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+        # A transaction's BEGIN goes out with its first statement instead of as a round trip of
+        # its own (frontera/postgresql/base.py; issue #11).
+        DATABASES["default"]["ENGINE"] = "frontera.postgresql"
         if env_bool("DATABASE_PREPARED", True):
             DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 2
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_POOL", True):
+    if DATABASES["default"]["ENGINE"] == "frontera.postgresql" and env_bool("DATABASE_POOL", True):
         # psycopg's connection pool (Django's "pool" option; CONN_MAX_AGE stays 0, as ASGI wants):
         # without it every request opened a new PostgreSQL connection (issue #11's profile). A
         # pooled connection is checked before use only after it sat idle (frontera/dbpool.py):

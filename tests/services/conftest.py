@@ -12,7 +12,7 @@ from django.conf import settings
 @pytest.fixture(autouse=True)
 def require_services():
     missing = []
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    if not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):  # Django's or frontera's
         missing.append("DATABASE_URL (PostgreSQL)")
     if not settings.REDIS_URL:
         missing.append("REDIS_URL")
