@@ -9,6 +9,8 @@ import re
 import subprocess
 import sys
 
+from playwright.sync_api import expect
+
 from tests.browser.conftest import PHONE, SCREENSHOTS, assert_accessible, shot
 from tests.factories import PASSWORD
 from tests.servers import ROOT
@@ -99,10 +101,20 @@ def test_a_session_in_english_on_the_mayors_laptop_and_a_players_phone(browser, 
         _fits(player)
         shot(player, "english-wizard-390x844")
         player.goto(f"/sesiones/{int(session_pk)}/historial/graficos/")
+        # the charts are drawn by Chart.js (static/js/history-charts.js), in English, each as wide as
+        # the phone and tall enough to read (the hand-drawn SVG before shrank its labels to 6 px)
+        expect(player.locator("[data-charts]")).to_have_attribute(
+            "data-charts", re.compile(r"^outcomes suits decks( \w+)+$"))
+        assert player.evaluate("Chart.getChart(document.getElementById('decks-chart')).options.scales.y.title.text"
+                               ) == "Cards in the deck"
+        for canvas in player.locator("canvas").all():
+            box = canvas.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] and box["height"] >= 150, box
         for summary in player.locator("details.chart-data summary").all():
             summary.click()
         _fits(player)
         shot(player, "english-charts-390x844")
+        assert_accessible(player, "english-charts")
     finally:
         laptop.close()
         phone.close()

@@ -286,7 +286,7 @@ def test_a_card_page_tells_its_journey_as_the_viewer_saw_it():
     session, p1, hero = t["session"], t["p1"], t["hero"]
     page = _client(p1).get(reverse("play_history_card", args=[session.pk, "1:5S"])).text
     assert 'data-testid="journey"' in page
-    journey = re.search(r'data-testid="journey">(.*?)</ol>', page, re.S).group(1)
+    journey = re.search(r'data-testid="journey">(.*?)</ol>', page, re.DOTALL).group(1)
     assert [html.unescape(re.sub(r"<.*?>", "", z)) for z in re.findall(r"<li>.*?</li>", journey)] == [
         "pile", f"drawn by {hero.name}", f"{hero.name}'s deck"]
     # the 5♠ was dealt to a deck before the scenario stacked it: that move nobody saw, it is not listed
@@ -425,7 +425,7 @@ def test_a_long_log_is_paged(monkeypatch):
 
 
 def _table_rows(page, testid):
-    body = re.search(rf'data-testid="{testid}">.*?<tbody>(.*?)</tbody>', page, re.S).group(1)
+    body = re.search(rf'data-testid="{testid}">.*?<tbody>(.*?)</tbody>', page, re.DOTALL).group(1)
     return [[re.sub(r"<.*?>", "", c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)]
             for row in re.findall(r"<tr>(.*?)</tr>", body)]
 
@@ -436,7 +436,8 @@ def test_charts_count_outcomes_suits_decks_and_tracks_right():
     session, hero, rival, minion = t["session"], t["hero"], t["rival"], t["minion"]
     for user in (t["mayor"], t["p1"]):  # public facts: everybody gets the same numbers
         page = _client(user).get(reverse("play_history_charts", args=[session.pk])).text
-        assert "<svg" in page and "<title" in page and "<desc" in page and "style=" not in page
+        assert 'id="outcomes-chart" role="img" aria-label="Outcomes per character. One bar' in page
+        assert "style=" not in page
         outcomes = {r[0]: r[1:] for r in _table_rows(page, "outcomes-table")}
         header = re.search(r'data-testid="outcomes-table">\s*<thead><tr>(.*?)</tr>', page).group(1)
         columns = [re.sub(r"<.*?>", "", c) for c in re.findall(r"<th[^>]*>(.*?)</th>", header)][1:]
@@ -454,6 +455,22 @@ def test_charts_count_outcomes_suits_decks_and_tracks_right():
         health = _table_rows(page, "track-health-table")
         assert [row[1:] for row in health] == [[hero.name, "Unhurt", "Wounded"]]
         assert _table_rows(page, "damage-table") == [[hero.name, "1"]]
+        # the charts draw the tables' numbers (static/js/history-charts.js reads these figures)
+        figures = _figures(page, "outcomes-figures")
+        drawn = {name: {s["label"]: s["data"][i] for s in figures["series"]} for i, name in enumerate(figures["labels"])}
+        assert drawn[hero.name] == {"Success": 1, "Partial success": 0, "Failure": 1}
+        assert drawn[rival.name] == {"Success": 0, "Partial success": 1, "Failure": 0}
+        assert _figures(page, "suits-figures")["series"][0]["data"] == [1, 2, 1, 0, 0]  # ♠ ♥ ♣ ♦ ★
+        decks_drawn = {s["label"]: s["data"][-1][1] for s in _figures(page, "decks-figures")["series"]}
+        assert decks_drawn[hero.name] == len(state.player_decks[f"c{hero.pk}"])
+        health_drawn = _figures(page, "health-figures")
+        assert [[level, name] for level, name in health_drawn["levels"]][-2:] == [[-1, "Wounded"], [0, "Unhurt"]]
+        assert [s["data"] for s in health_drawn["series"]] == [[[0, 0], [1, 0], [1, -1], [2, -1]]]  # Unhurt → Wounded
+
+
+def _figures(page, element_id):
+    """The figures a chart is drawn from (Django's json_script)."""
+    return json.loads(re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', page, re.DOTALL).group(1))
 
 
 def test_the_deck_chart_follows_every_deck_to_its_size_now():
@@ -477,7 +494,9 @@ def test_an_ended_session_keeps_its_status_for_the_history():
 
 
 def test_history_pages_are_csp_clean():
-    """No inline style or handler anywhere, scripts only with the nonce (the charts are plain SVG)."""
+    """No inline style or handler anywhere, every script the browser runs only with the nonce (the
+    charts' figures are JSON data blocks, ``type="application/json"``: the browser runs nothing of
+    them, and CSP's script-src does not apply to them)."""
     t = _table()
     client = _client(t["p1"])
     for url in [reverse("play_history", args=[t["session"].pk]), reverse("play_history_charts", args=[t["session"].pk]),
@@ -486,7 +505,7 @@ def test_history_pages_are_csp_clean():
         html = response.text
         nonce = re.search(r"'nonce-([^']+)'", response["Content-Security-Policy"]).group(1)
         for tag in re.findall(r"<script\b[^>]*>", html) + re.findall(r"<style\b[^>]*>", html):
-            assert f'nonce="{nonce}"' in tag, tag
+            assert f'nonce="{nonce}"' in tag or 'type="application/json"' in tag, tag
         assert not re.search(r"\sstyle=", html), url
         assert not re.search(r"\son[a-z]+=", html), url
         assert "/static/css/history.css" in html

@@ -20,38 +20,25 @@ OUTCOME_ORDER = ["success", "partial", "failure", "win", "tie", "loss"]
 LEVELS = {"health": HEALTH_NAMES, "morale": MORALE_NAMES, "sobriety": SOBRIETY_NAMES}
 # every level name is unique across the three tracks: a name tells its track
 LEVEL_OF_NAME = {name: (track, level) for track, names in LEVELS.items() for level, name in names.items()}
-CHART_W, CHART_BAR_H, CHART_GAP, CHART_LEFT = 640, 22, 8, 160
-NAME_UNITS_PER_CHARACTER = 7.5  # a name's width at the charts' 13px type, per character, a little generous
-
-
 def _outcomes(session: GameSession) -> dict:
     """FR-CHK-3/4, FR-OPP-2..5: outcomes of every resolved participant, per character (public: the
-    cards and outcomes of resolved checks are shown to the table)."""
+    cards and outcomes of resolved checks are shown to the table). ``chart``: a stacked bar per
+    character, one series per outcome that happened."""
     rows = (Participant.objects.filter(prueba__session=session, status=Check.Status.RESOLVED)
             .exclude(outcome="").values_list("character__name", "outcome"))
     counts: dict[str, Counter] = defaultdict(Counter)
     for name, outcome in rows:
         counts[name][outcome] += 1
     present = [o for o in OUTCOME_ORDER if any(c[o] for c in counts.values())]
-    most = max((sum(c.values()) for c in counts.values()), default=0)
-    # the names' column as wide as the longest name ("Josefa «La Tuerta» Montoya" was cut at the left)
-    left = min(max(CHART_LEFT, round(16 + NAME_UNITS_PER_CHARACTER * max(map(len, counts), default=0))), CHART_W // 2)
-    scale = (CHART_W - left - 40) / most if most else 0
-    bars = []
-    for i, name in enumerate(sorted(counts)):
-        x, y = left, i * (CHART_BAR_H + CHART_GAP)
-        segments = []
-        for o in present:
-            n = counts[name][o]
-            if n:
-                segments.append({"x": round(x, 1), "width": round(n * scale, 1), "css": f"o-{o}", "count": n,
-                                 "label": gettext(OUTCOME_LABELS[o])})
-                x += n * scale
-        bars.append({"name": name, "y": y, "ty": round(y + CHART_BAR_H * 0.7, 1), "segments": segments,
-                     "total": sum(counts[name].values()), "tx": round(x + 6, 1),
-                     "counts": [counts[name][o] for o in present]})
-    return {"rows": bars, "legend": [{"css": f"o-{o}", "label": gettext(OUTCOME_LABELS[o])} for o in present],
-            "height": max(len(bars) * (CHART_BAR_H + CHART_GAP), CHART_BAR_H), "width": CHART_W, "left": left}
+    names = sorted(counts)
+    bars = [{"name": name, "total": sum(counts[name].values()), "counts": [counts[name][o] for o in present]}
+            for name in names]
+    legend = [{"css": f"o-{o}", "label": gettext(OUTCOME_LABELS[o])} for o in present]
+    return {"rows": bars, "legend": legend, "chart": {
+        "labels": names,
+        "series": [{"label": item["label"], "colour": item["css"], "data": [counts[name][o] for name in names]}
+                   for item, o in zip(legend, present, strict=True)],
+    }}
 
 
 def _suits(session: GameSession) -> dict:
@@ -66,23 +53,12 @@ def _suits(session: GameSession) -> dict:
         except RulesError:
             continue
     keys = [*SUITS, "JK"]
-    most = max(counts.values(), default=0)
-    height, bar_w, gap = 160, 60, 30
-    bars = []
-    for i, key in enumerate(keys):
-        n = counts[key]
-        h = round(n * (height - 20) / most, 1) if most else 0
-        x = 40 + i * (bar_w + gap)
-        bars.append({"key": key, "symbol": SUIT_SYMBOL.get(key, "★"), "css": SUIT_CLASS[key], "count": n,
-                     "x": x, "y": round(height - h, 1), "h": h, "w": bar_w, "cx": round(x + bar_w / 2, 1),
-                     "ty": round(height - h - 4, 1)})
-    return {"bars": bars, "height": height, "width": 40 + len(keys) * (bar_w + gap), "total": sum(counts.values())}
-
-
-def _polyline(points: list[tuple[int, int]], total: int, top: int, w: int, h: int, left: int) -> str:
-    sx = (w - left - 10) / max(total, 1)
-    sy = (h - 20) / max(top, 1)
-    return " ".join(f"{round(left + x * sx, 1)},{round(h - 10 - y * sy, 1)}" for x, y in points)
+    bars = [{"symbol": SUIT_SYMBOL.get(key, "★"), "css": SUIT_CLASS[key], "count": counts[key]} for key in keys]
+    return {"bars": bars, "total": sum(counts.values()), "chart": {
+        "labels": [b["symbol"] for b in bars],
+        "series": [{"label": gettext("Cards played"), "colours": [b["css"] for b in bars],
+                    "data": [b["count"] for b in bars]}],
+    }}
 
 
 MAX_POINTS = 300
@@ -96,7 +72,9 @@ def _colours(names: Names) -> dict[str, str]:
 
 
 def _deck_sizes(session: GameSession, names: Names) -> dict:
-    """Each seat's deck size (its draw pile, FR-MODE-2) after every card movement: public counts."""
+    """Each seat's deck size (its draw pile, FR-MODE-2) after every card movement: public counts.
+    ``chart``: one line per seat, card movement (x) after card movement, at most :data:`MAX_POINTS`
+    points a line."""
     moves = SessionEvent.objects.filter(session=session, kind=SessionEvent.Kind.CARD).order_by("pk") \
         .values_list("from_zone", "to_zone")
     size: Counter = Counter()
@@ -109,17 +87,18 @@ def _deck_sizes(session: GameSession, names: Names) -> dict:
                 size[seat] += delta
                 series[seat].append((n, size[seat]))
     total = n
-    top = max((y for pts in series.values() for _x, y in pts), default=0)
-    w, h, left = CHART_W, 200, 40
     lines = []
     colour = _colours(names)
     for seat in sorted(series, key=lambda s: (s == MAYOR_SEAT, names.seat(s))):
         pts = series[seat]
         step = max(1, len(pts) // MAX_POINTS)
         sampled = pts[::step] + ([pts[-1]] if (len(pts) - 1) % step else []) + [(total, pts[-1][1])]
-        lines.append({"name": names.seat(seat), "css": colour[names.seat(seat)], "points": _polyline([(0, 0), *sampled], total,
-                     top, w, h, left), "final": pts[-1][1], "most": max(y for _x, y in pts)})
-    return {"lines": lines, "width": w, "height": h, "top": top, "events": total, "left": left}
+        lines.append({"name": names.seat(seat), "css": colour[names.seat(seat)], "points": [(0, 0), *sampled],
+                      "final": pts[-1][1], "most": max(y for _x, y in pts)})
+    return {"lines": lines, "events": total, "top": max((line["most"] for line in lines), default=0), "chart": {
+        "x": gettext("Card movements"), "y": gettext("Cards in the mazo"), "events": total,
+        "series": [{"label": line["name"], "colour": line["css"], "data": line["points"]} for line in lines],
+    }}
 
 
 def _tracks(session: GameSession, names: Names) -> dict:
@@ -144,37 +123,29 @@ def _tracks(session: GameSession, names: Names) -> dict:
                 if before is not None and before != level:
                     changes.append({"pk": pk, "who": params["who"], "track": track, "before": before, "after": level,
                                     "undo": message == UNDO_MESSAGE})
-    w, h, left = CHART_W, 160, 110
     charts = []
     for track in ("health", "morale", "sobriety"):
         mine = [c for c in changes if c["track"] == track]
         if not mine:
             continue
-        bottom = min(LEVELS[track])
-        order = sorted({c["who"] for c in mine})
-        first, last = min(c["pk"] for c in mine), max(c["pk"] for c in mine)
-        span = max(last - first, 1)
         lines = []
-        for who in order:
-            seq = [c for c in mine if c["who"] == who]
-            # the top level (Sano, Normal, Sobrio) at the top: height = level - lowest level
-            pts = [(0, seq[0]["before"] - bottom)]
-            for c in seq:
-                x = c["pk"] - first + 1
-                pts += [(x, c["before"] - bottom), (x, c["after"] - bottom)]
-            pts.append((span + 2, seq[-1]["after"] - bottom))
-            lines.append({"name": who, "css": colour[who], "points": _polyline(pts, span + 2, -bottom, w, h, left),
-                          "lost": sum(max(c["before"] - c["after"], 0) for c in seq),
-                          "end": glossary.name("level", LEVELS[track][seq[-1]["after"]])})
-        levels = [{"name": glossary.name("level", LEVELS[track][lv]), "y": round(h - 10 - (lv - bottom) * (h - 20) / -bottom, 1)}
-                  for lv in sorted(LEVELS[track], reverse=True)]
-        for lv in levels:
-            lv["ty"] = round(lv["y"] + 4, 1)
-        charts.append({"track": track, "title": glossary.name("track", track), "lines": lines, "levels": levels,
-                       "width": w, "height": h, "left": left,
-                       "changes": [dict(c, before=glossary.name("level", LEVELS[track][c["before"]]),
-                                           after=glossary.name("level", LEVELS[track][c["after"]]))
-                                   for c in mine]})
+        for who in sorted({c["who"] for c in mine}):
+            # x: the change's place among the track's changes (0: the session's start), so every
+            # character's line is drawn against the same changes; a change is a drop (or rise) at its x
+            seq = [(x, c) for x, c in enumerate(mine, start=1) if c["who"] == who]
+            pts = [(0, seq[0][1]["before"])]
+            for x, c in seq:
+                pts += [(x, c["before"]), (x, c["after"])]
+            last = seq[-1][1]["after"]
+            pts.append((len(mine) + 1, last))
+            lines.append({"name": who, "css": colour[who], "points": pts,
+                          "end": glossary.name("level", LEVELS[track][last])})
+        levels = {level: glossary.name("level", name) for level, name in LEVELS[track].items()}
+        charts.append({"track": track, "title": glossary.name("track", track), "lines": lines,
+                       "changes": [dict(c, before=levels[c["before"]], after=levels[c["after"]]) for c in mine],
+                       "chart": {"levels": [[level, levels[level]] for level in sorted(levels)],
+                                 "series": [{"label": line["name"], "colour": line["css"], "data": line["points"]}
+                                            for line in lines]}})
     damage = defaultdict(int)
     for c in changes:  # an undone action's damage was not taken (the undo gives its levels back)
         if c["track"] == "health":
