@@ -107,3 +107,35 @@ def test_nobody_greyed_out_starts_ticked_or_selected(client):
     assert not re.search(r"<input[^>]*checked", chosen)
     duel = _dialog(client, session, "duel")
     assert not re.search(rf'<option value="{dead.pk}"[^>]*selected', duel)
+
+
+def _tap(page: str, testid: str) -> str | None:
+    """The board's one-tap form holding button ``testid``, or ``None``."""
+    found = re.search(rf'<form[^>]*>(?:(?!</form>).)*data-testid="{testid}"', page, re.DOTALL)
+    return found.group(0) if found else None
+
+
+def test_fr_hlt_1_salud_minus_one_asks_before_it_leaves_a_character_unable_to_act_or_dead(client):
+    """A walk through an evening took a character from Sano to Muerto with four quick taps of
+    "Salud −1", none of which asked, and +1 does not bring a Muerto back (FR-HLT-3: the dead man's
+    hand decides). The tap that would leave him Incapacitado or Muerto asks first; the others do not."""
+    session, _mayor, (hurt, bad, out) = _mayors_table(client, {"health": -1}, {"health": -2}, {"health": -3})
+    page = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "hx-confirm" not in _tap(page, f"hurt-{hurt.pk}")
+    assert (f'hx-confirm="Salud −1 lleva a {bad.name} a Incapacitado: no podrá actuar hasta recuperarse. ¿Seguir?"'
+            in _tap(page, f"hurt-{bad.pk}"))
+    assert (f'hx-confirm="Salud −1 lleva a {out.name} a Muerto: la mano del hombre muerto decidirá si vive. ¿Seguir?"'
+            in _tap(page, f"hurt-{out.pk}"))
+    english = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"Salud −1 takes {out.name} to Dead: the dead man&#x27;s hand will decide" in _tap(english, f"hurt-{out.pk}")
+
+
+def test_fr_hlt_3_a_muerto_has_no_health_drink_or_threat_tap_and_keeps_his_tools(client):
+    """A Muerto's "Salud −1" changed nothing, his "+1" was refused, and a drink or a threat meant
+    nothing: the board offers none of them; "…" keeps the death roll and the dead man's hand."""
+    session, _mayor, (alive, dead) = _mayors_table(client, {}, {"health": -4})
+    page = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    for tap in ("hurt", "heal", "drink", "threat"):
+        assert _tap(page, f"{tap}-{alive.pk}") is not None
+        assert _tap(page, f"{tap}-{dead.pk}") is None, tap
+    assert f'data-testid="tools-for-{dead.pk}"' in page

@@ -37,7 +37,7 @@ from frontera.play.services.table_tools import undoable
 from frontera.rules import characters as rules_characters
 from frontera.rules import session as rules_session
 from frontera.rules.errors import RulesError
-from frontera.rules.tracks import incapacity
+from frontera.rules.tracks import HEALTH_NAMES, incapacity
 from frontera.sql import column, rows, table
 
 
@@ -146,6 +146,27 @@ def tap_labels_for() -> Callable[[str], dict[str, SafeString]]:
     return labels
 
 
+# What the board's "Salud −1" asks before it takes a character to a level where they cannot act: a
+# walk through an evening killed a character with four quick taps, and a Muerto is not healed by +1.
+HURT_ASKS = {
+    -3: gettext_noop("Salud −1 takes %(name)s to %(level)s: they cannot act until they recover. Go on?"),
+    -4: gettext_noop("Salud −1 takes %(name)s to %(level)s: the dead man's hand will decide whether they live. "
+                     "Go on?"),
+}
+
+
+def _board_row(row: dict, tap_labels) -> dict:
+    """A character card's row on the Mayor's board: its one-tap labels, what its "Salud −1" asks
+    first (``hurt_asks``, or ``""``), and ``dead`` (Muerto: no health, drink or threat tap, which
+    would change nothing or be refused; the "…" tools keep the death roll)."""
+    row["tap_labels"] = tap_labels(row["name"])
+    after = row["health"] - 1
+    asks = HURT_ASKS.get(after)
+    row["hurt_asks"] = gettext(asks) % {"name": row["name"], "level": glossary.name("level", HEALTH_NAMES[after])} if asks else ""
+    row["dead"] = row["health"] <= min(HEALTH_NAMES)
+    return row
+
+
 def dashboard_view(session: GameSession, user, regions: set[str] | None = None,
                    snapshot: Snapshot | None = None) -> dict:
     """The Mayor's dashboard: every character with tracks and draw penalty, every zone (counts
@@ -168,11 +189,8 @@ def dashboard_view(session: GameSession, user, regions: set[str] | None = None,
             row = character_row(s.character)
             row.update(player=s.player, seat=seat_row(seen, s.key))
             row["treated"] = str(row["pk"]) in treated and row["health"] < 0  # healed: nothing to speed
-            row["tap_labels"] = tap_labels(row["name"])
-            protagonists.append(row)
-        npc_rows = [character_row(c) for c in npcs]
-        for row in npc_rows:
-            row["tap_labels"] = tap_labels(row["name"])
+            protagonists.append(_board_row(row, tap_labels))
+        npc_rows = [_board_row(character_row(c), tap_labels) for c in npcs]
         context.update(
             protagonists=protagonists,
             npcs=npc_rows,
