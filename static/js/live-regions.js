@@ -199,6 +199,7 @@
     regions[action.region] = Math.max(0, (regions[action.region] || 0) - 1);
     var version = parseInt(xhr.getResponseHeader("X-Live-Version"), 10);
     var names = (xhr.getResponseHeader("X-Live-Regions") || "").split(",").filter(Boolean);
+    if (evt.detail.successful && !isNaN(version)) outrun(version);
     if (evt.detail.successful && !isNaN(version) && names.length) {
       var last = brought.get(live);
       if (!last || version >= last.version) brought.set(live, { version: version, regions: names });
@@ -234,6 +235,7 @@
       { swapStyle: "none", swapDelay: 0, settleDelay: window.htmx.config.defaultSettleDelay },
       { contextElement: live });
     var version = data.version, last = brought.get(live);  // the state the regions show
+    outrun(version);
     fetchAgain(live, swapped(live, data.regions, version));
     if (!last || version >= last.version) brought.set(live, { version: version, regions: data.regions });
     var next = waiting.get(live), highest = newest.get(live);
@@ -290,8 +292,20 @@
     if (!gathered) counted.set(push, (gathered = new WeakSet()));
     if (gathered.has(elt)) return;
     gathered.add(elt);
+    outrun(pushVersion(push));
     gather(elt, named(push), pushVersion(push));
   }, true);  // capturing: before htmx's own listener on the element sends the request
+
+  // The Mayor's "Undo" (templates/play/dashboard.html) undoes his last table action only while the
+  // session's log ends with it (data-undo-until: that action's event). A change that names no board
+  // region (a check called, a card drawn) left it on the page, refused when clicked: it goes as soon
+  // as the page hears of a later version, from a push or from an answer.
+  function outrun(version) {
+    if (!isFinite(version)) return;
+    document.querySelectorAll("form.undo[data-undo-until]").forEach(function (form) {
+      if (version > parseInt(form.getAttribute("data-undo-until"), 10)) form.remove();
+    });
+  }
 
   document.addEventListener("htmx:afterRequest", function (evt) {
     var elt = evt.target;

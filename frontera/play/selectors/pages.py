@@ -231,7 +231,7 @@ def _undo_row(session: GameSession, last_event: int | None = None) -> dict | Non
     if undo is None:
         return None
     message = dict(undo.message)
-    return {"pk": undo.pk, "text": render_message(message.pop("_msg"), message)}
+    return {"pk": undo.pk, "text": render_message(message.pop("_msg"), message), "until": undo.after_event}
 
 
 def phone_view(session: GameSession, user, regions: set[str] | None = None, snapshot: Snapshot | None = None) -> dict:
