@@ -60,6 +60,15 @@ def set_tracks(character, *, health: int = 0, morale: int = 0, sobriety: int = 0
     )
 
 
+def dead_for_good(session, character) -> None:
+    """``character`` at Muerto, and left dead for good by the dead man's hand (FR-HLT-3), as the death
+    roll leaves him: what the death exchange asks of its protagonist (FR-EXCH-4)."""
+    set_tracks(character, health=-4)
+    session.refresh_from_db()
+    session.tallies.setdefault("dead", {})[str(character.pk)] = True
+    session.save(update_fields=["tallies"])
+
+
 def make_table(*, players: int = 2, minions: int = 1, mode: str = "normal", **start):
     """A campaign with ``players`` players (one protagonist each) and minions, and a started session.
     Returns ``(session, mayor, [(player, protagonist)...], [minion...])``."""

@@ -127,7 +127,7 @@ def test_fr_hlt_1_salud_minus_one_asks_before_it_leaves_a_character_unable_to_ac
     assert (f'hx-confirm="Salud −1 lleva a {out.name} a Muerto: la mano del hombre muerto decidirá si vive. ¿Seguir?"'
             in _tap(page, f"hurt-{out.pk}"))
     english = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert f"Salud −1 takes {out.name} to Dead: the dead man&#x27;s hand will decide" in _tap(english, f"hurt-{out.pk}")
+    assert f"Health −1 takes {out.name} to Dead: the dead man&#x27;s hand will decide" in _tap(english, f"hurt-{out.pk}")
 
 
 def test_fr_hlt_3_a_muerto_has_no_health_drink_or_threat_tap_and_keeps_his_tools(client):

@@ -18,7 +18,7 @@ from frontera.play.services.table_tools import track_change
 from frontera.play.services.treasure import treasure_share_start, treasure_share_swap, treasure_share_vote
 from frontera.rules import session as rules_session
 from frontera.rules.cards import Card
-from tests.factories import assert_conserved, engine, make_table, set_tracks
+from tests.factories import assert_conserved, dead_for_good, engine, make_table, set_tracks
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
@@ -227,6 +227,7 @@ def test_fr_exch_6_treasure_take_and_swap_and_the_mayor_never_takes_treasure():
 def test_fr_exch_4_death_puts_every_card_into_the_treasure_and_leaves_the_table(client):
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
     pending = exchange_start(session=session, by=mayor, kind="bet", first=rival, second=hero)
+    dead_for_good(session, hero)
     exchange_start(session=session, by=mayor, kind="death", first=hero)
     state = engine(session)
     assert seat_key(hero.pk) not in state.players and len(state.treasure) == 8
@@ -240,10 +241,24 @@ def test_fr_exch_4_death_puts_every_card_into_the_treasure_and_leaves_the_table(
 def test_fr_exch_4_death_is_refused_during_an_open_check():
     session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
     check_request(session=session, by=mayor, characters=[hero], trait="manos")
+    dead_for_good(session, hero)
     snapshot = _snapshot(session)
     with pytest.raises(SessionError, match="open check or fight"):
         exchange_start(session=session, by=mayor, kind="death", first=hero)
     assert _snapshot(session) == snapshot
+
+
+@pytest.mark.parametrize("health", [0, -3, -4])
+def test_fr_exch_4_death_is_refused_for_a_protagonist_who_has_not_died_for_good(health):
+    """A walk through an evening made the death exchange on a character only Herido: she left the
+    game and her cards went to the Tesoro. It is for one who died (FR-EXCH-4): a Muerto whose dead
+    man's hand is still to come may yet live (FR-HLT-3)."""
+    session, mayor, [(p1, hero), (p2, rival)], _ = make_table(players=2)
+    set_tracks(hero, health=health)
+    snapshot = _snapshot(session)
+    with pytest.raises(SessionError, match=f"{hero.name} has not died"):
+        exchange_start(session=session, by=mayor, kind="death", first=hero)
+    assert _snapshot(session) == snapshot and not Exchange.objects.exists()
 
 
 def test_fr_exch_1_exchanges_are_normal_mode_only():
@@ -479,6 +494,7 @@ def test_fr_exch_6_a_lone_finder_keeps_it_and_death_calls_off_the_sharing():
     sharing = treasure_share_start(session=session, by=mayor, sharers=[hero, rival])
     with pytest.raises(SessionError, match="already being shared"):
         exchange_start(session=session, by=mayor, kind="treasure_take", first=hero)
+    dead_for_good(session, rival)
     exchange_start(session=session, by=mayor, kind="death", first=rival)
     sharing.refresh_from_db()
     assert sharing.status == "cancelled"
@@ -568,6 +584,7 @@ def test_fr_exch_4_a_death_from_the_dialog_is_chosen_and_confirmed(client):
     assert refused.headers.get("X-Live-Refused")
     assert SessionEvent.objects.filter(session=session).count() == events
     assert Seat.objects.filter(session=session, character=rival).exists() and not Exchange.objects.exists()
+    dead_for_good(session, rival)
     done = client.post(url, {"kind": "death", "first": rival.pk, "second": hero.pk, "confirm_death": "on",
                              "request_key": "d3"}, HTTP_HX_REQUEST="true")
     assert done.status_code == 200 and not done.headers.get("X-Live-Refused")

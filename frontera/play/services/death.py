@@ -48,6 +48,10 @@ DEATH_NOTICE = gettext_noop("%(who)s is Muerto: within %(turns)s combat turns a 
 FIGHT_TAKES_LEVELS = gettext_noop("The fight takes %(who)s's new levels from now on.")
 
 
+# The line's wording before session 36, still in the logs of older sessions: kept translated.
+LEGACY_MESSAGES = (gettext_noop("%(who)s leaves the game: the Mayor starts the death exchange."),)
+
+
 def track_penalty(sheet: rules_characters.Character) -> int:
     try:
         return draw_penalty(health=sheet.health, morale=sheet.morale, sobriety=sheet.sobriety)
@@ -55,14 +59,15 @@ def track_penalty(sheet: rules_characters.Character) -> int:
         return 0  # cannot act at all: the engine knows it from the tracks
 
 
-def _dead_for_good(session: GameSession, character_id: int) -> bool:
+def dead_for_good(session: GameSession, character_id: int) -> bool:
+    """True once the dead man's hand left the character dead for good (FR-HLT-3): Permanente."""
     return bool(session.tallies.get("dead", {}).get(str(character_id)))
 
 
 def death_roll_pending(session: GameSession, character: Character) -> bool:
     """A character at Muerto whose death roll is still to come: not dead for good, and within the 5
     combat turns of a death in a fight (outside a fight, or once it ended, the count stops)."""
-    return not _dead_for_good(session, character.pk) and _turns_since_death(session, character) <= DEATH_ROLL_TURNS
+    return not dead_for_good(session, character.pk) and _turns_since_death(session, character) <= DEATH_ROLL_TURNS
 
 
 def record_death(session: GameSession, combat: CombatRound, character_id: int, name: str, log: EventLog) -> None:
@@ -114,7 +119,7 @@ def sync_combat(session: GameSession, character: Character, sheet: rules_charact
         raise SessionError(rules_message(err)) from err
     combat.save(update_fields=["state"])
     log.decide(FIGHT_TAKES_LEVELS, rules=["FR-HLT-1", "FR-MOR-1"], who=character.name)
-    if sheet.health == DEATH_LEVEL and now[0] != DEATH_LEVEL and not _dead_for_good(session, character.pk):
+    if sheet.health == DEATH_LEVEL and now[0] != DEATH_LEVEL and not dead_for_good(session, character.pk):
         record_death(session, combat, character.pk, character.name, log)
 
 
@@ -141,7 +146,7 @@ def fight_takes_sheets(session: GameSession, combat: CombatRound, log: EventLog)
         log.decide(FIGHT_TAKES_LEVELS, rules=["FR-HLT-1", "FR-MOR-1"], who=row.name)
         if sheet.health != DEATH_LEVEL:
             _off_muerto(session, row.pk)
-        elif spec["health"] != DEATH_LEVEL and not _dead_for_good(session, row.pk):
+        elif spec["health"] != DEATH_LEVEL and not dead_for_good(session, row.pk):
             record_death(session, combat, row.pk, row.name, log)
     return state, rows
 
@@ -185,7 +190,7 @@ def _death_roll(session: GameSession, log: EventLog, character: Character, *, tu
 
     character, sheet = lock_character(session, character)
     key = str(character.pk)
-    if _dead_for_good(session, character.pk):
+    if dead_for_good(session, character.pk):
         raise SessionError(E_DEAD_FOR_GOOD % {"name": character.name})
     medical = bool(session.tallies.get(DEATH_CARE, {}).get(key))
     rng, seed = new_rng()
@@ -209,8 +214,9 @@ def _death_roll(session: GameSession, log: EventLog, character: Character, *, tu
                result=msg(gettext_noop("Incapacitado: alive") if result == rules_tracks.INCAPACITADO
                           else gettext_noop("dead for good")))
     if result == rules_tracks.PERMANENTE and character.kind == Character.Kind.PROTAGONIST:
-        log.decide(gettext_noop("%(who)s leaves the game: the Mayor starts the death exchange."),
-                   rules=["FR-EXCH-4"], who=character.name)
+        # the line said "the Mayor starts the death exchange" as if it were done; it is his to make
+        log.decide(gettext_noop("%(who)s is dead for good and leaves the game: their cards go to the Tesoro "
+                                "with the Mayor's death exchange."), rules=["FR-EXCH-4"], who=character.name)
     return character, sheet, result
 
 

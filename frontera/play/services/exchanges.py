@@ -42,6 +42,7 @@ from frontera.play.services.core import (
     seat_for,
     visible_to,
 )
+from frontera.play.services.death import dead_for_good
 from frontera.rules import exchanges as rules_exchanges
 from frontera.rules import session as rules_session
 from frontera.rules.errors import RulesError, ngettext  # ngettext: the engine's plural marker
@@ -56,6 +57,8 @@ E_PICK_GIVE = ngettext_lazy("Choose exactly %(count)s card to give back.",
                             "Choose exactly %(count)s cards to give back.", "count")
 E_PICK_UNKNOWN = _("Choose among the cards offered.")
 E_STILL_PLAYING = _("%(name)s is still in an open check or fight: finish it first.")
+E_NOT_DEAD = _("%(name)s has not died: the death exchange is for a protagonist the dead man's hand left dead "
+               "for good (the death roll is under “Damage, drinks…”).")
 E_CHOICE_STALE = _("The cards changed meanwhile: the exchange starts its choices again.")
 # kind → its steps, each (step, who chooses: "first" | "second" | "mayor", whose cards: "first" | "second")
 EXCHANGE_STEPS = {
@@ -179,6 +182,8 @@ def exchange_start(*, session: GameSession, by, kind: str, first: Character, sec
     seats = set(before.players)
     a, a_name = exchange_party(session, first, seats)
     b, b_name = ("", "")
+    if kind == Exchange.Kind.DEATH and not dead_for_good(session, first.pk):  # FR-EXCH-4: one who dies
+        raise SessionError(E_NOT_DEAD % {"name": first.name})
     single = kind in (Exchange.Kind.TREASURE_TAKE, Exchange.Kind.DEATH)
     if not single:
         if second is None:
