@@ -34,4 +34,13 @@ def test_fr_gmb_7_a_habilidad_contest_is_labelled_in_each_readers_language():
         gamble_contest(session=session, by=mayor, kind="habilidad", characters=[hero, rival], contest="pulso")
     english, spanish = _checks(p1, session, "en"), _checks(p1, session, "es")
     assert "game of skill: arm wrestling" in english and "pulso" not in english
-    assert "habilidad: pulso" in spanish and "arm wrestling" not in spanish
+    assert "juego de habilidad: pulso" in spanish and "arm wrestling" not in spanish
+
+
+def test_fr_gmb_5_an_azar_night_is_labelled_as_a_game_of_chance_not_by_its_key():
+    """A walk read "Prueba enfrentada · azar": the game's key, lowercase, as the check's name."""
+    session, mayor, [(p1, hero), (_p2, rival)], _ = make_table(players=2)
+    gamble_contest(session=session, by=mayor, kind="azar", characters=[hero, rival])
+    english, spanish = _checks(p1, session, "en"), _checks(p1, session, "es")
+    assert "Opposed check · game of chance" in english
+    assert "Prueba enfrentada · juego de azar" in spanish

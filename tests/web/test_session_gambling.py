@@ -367,7 +367,7 @@ def test_fr_gmb_5_withdrawing_an_azar_contests_check_calls_the_game_off(client):
     line = SessionEvent.objects.filter(session=session, kind="decision").order_by("-pk").first()
     with translation.override("es"):
         assert render_message(line.message, line.params) == (
-            "El Mayor anula la partida de azar con su prueba: no se paga ni se pierde nada.")
+            "El Mayor anula el juego de azar con su prueba: no se paga ni se pierde nada.")
     assert_conserved(session)
 
 
