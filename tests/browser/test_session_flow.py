@@ -212,7 +212,7 @@ def test_a_session_at_the_table(browser, app_server, phone):
         tap_until(mayor.get_by_test_id("next-turn"), mayor.locator("#combat h2").get_by_text("turno 2"))
 
         # Clementine drinks (FR-SOB-3) until she is Borracho: a card swaps with the Mayor's, face down.
-        borracho = mayor.get_by_test_id("feed").get_by_text(re.compile("Clementine está Borracho"))
+        borracho = mayor.get_by_test_id("feed").get_by_text(re.compile("Clementine, Borracho: "))
         card = mayor.get_by_test_id("seats").locator("li.char-card").filter(has_text="Clementine")
         for _drink in range(30):  # Aguante 7: Borracho by the 15th drink at the latest (2 × Aguante + 1)
             if borracho.count():
