@@ -147,3 +147,26 @@ def test_fr_cmb_12_after_the_reveal_a_jammed_fighter_reads_jammed(client):
     strip = page[page.index('data-testid="lockstrip"'):]
     strip = strip[:strip.index("</ul>")]
     assert f"{hero.name}: encasquillado" in strip and f"{hero.name}: por declarar" not in strip
+
+
+def test_fr_cmb_1_once_revealed_the_turns_outcome_and_next_step_come_before_the_fighters(client):
+    """A walk through an evening: after a reveal of three fighters, what the turn did and "Next
+    turn" were about 1200 px down the Mayor's column, with nothing on screen to say so. Once the
+    turn is revealed they come first; before it, the fighters (what is still to do) come first."""
+    from frontera.play.services.combat import combat_reveal
+
+    session, mayor, (p1, hero), (p2, other), minion, combat = _fight()
+    client.force_login(mayor)
+
+    def order() -> list[str]:
+        page = client.get(session.get_absolute_url(), {"fragment": "combat"}, **HX).content.decode()
+        marks = {"fighters": page.find('data-testid="fighter-'), "next": page.find('data-testid="next-turn"'),
+                 "end": page.find('data-testid="end-fight"')}
+        return [name for name, at in sorted(marks.items(), key=lambda item: item[1]) if at != -1]
+
+    assert order() == ["fighters", "end"]
+    combat_declare(combat=combat, by=mayor, character=minion, technique="other")
+    combat_declare(combat=combat, by=p1, character=hero, technique="move")
+    combat_declare(combat=combat, by=p2, character=other, technique="move")
+    combat_reveal(combat=combat, by=mayor)
+    assert order() == ["next", "end", "fighters"]
