@@ -86,7 +86,7 @@ def test_fr_mode_7_withdrawing_an_opposed_check_returns_a_face_down_choice_unrev
         assert "pcard" not in article and "Jugada" not in article, (user, article)
 
 
-def test_a_resolved_check_or_one_a_duel_waits_on_is_refused_and_a_second_withdrawal_changes_nothing():
+def test_a_resolved_check_is_refused_and_a_second_withdrawal_changes_nothing():
     session, mayor, seated, _ = make_table()
     (p1, hero), (p2, rival) = seated
     prueba = check_request(session=session, by=mayor, characters=[hero], trait="manos")
@@ -101,11 +101,33 @@ def test_a_resolved_check_or_one_a_duel_waits_on_is_refused_and_a_second_withdra
     check_choose(participant=part, by=p1, card=part.drawn[0], suit="H")
     with pytest.raises(SessionError, match=str(E_CHECK_RESOLVED)):
         check_withdraw(prueba=done, by=mayor)
-    pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver", second=rival,
-                      second_weapon="revolver")
+
+
+def test_fr_cmb_15_withdrawing_a_pistol_duels_check_calls_the_duel_off_and_nobody_is_hit():
+    """A walk through an evening started a pistol duel with one click ("Convocar el duelo", both
+    duellists already chosen) and nothing could call it off: its check was refused as "owned by a
+    pistol duel" and the duel had no withdrawal of its own. Withdrawing its check now calls it off:
+    the drawn cards go back unrevealed, nobody fires or is hit, no exchange opens."""
+    from frontera.play.models import Exchange, PistolDuel
+
+    session, mayor, seated, _ = make_table()
+    (p1, hero), (p2, rival) = seated
+    duel = pistol_duel_start(session=session, by=mayor, first=hero, first_weapon="revolver", second=rival,
+                             second_weapon="revolver")
     duel_check = Check.objects.filter(session=session, withdrawn=False).exclude(status=Check.Status.RESOLVED).get()
-    with pytest.raises(SessionError, match="pistol duel"):
-        check_withdraw(prueba=duel_check, by=mayor)
+    check_draw(participant=duel_check.participants.get(character=hero), by=p1)
+    sheets = {c.pk: dict(c.sheet) for c in (hero, rival)}
+    check_withdraw(prueba=duel_check, by=mayor)
+    duel.refresh_from_db()
+    duel_check.refresh_from_db()
+    assert duel.status == PistolDuel.Status.SETTLED and duel.result.get("withdrawn") is True
+    assert duel_check.withdrawn and not Exchange.objects.filter(session=session).exists()
+    for character in (hero, rival):
+        character.refresh_from_db()
+        assert character.sheet == sheets[character.pk]  # nobody hit
+    assert SessionEvent.objects.filter(session=session, message__startswith="The Mayor calls off the pistol duel").exists()
+    assert not engine(session).pending.get(duel_check.participants.get(character=hero).seat)
+    assert_conserved(session)
 
 
 def test_the_mayor_withdraws_from_the_dashboard_and_a_player_cannot():
@@ -176,10 +198,10 @@ def test_a_withdrawn_exchange_is_logged_as_a_withdrawal(client):
     assert SessionEvent.objects.filter(session=session, message__startswith="The Mayor withdraws the exchange").exists()
 
 
-def test_the_dashboard_offers_no_withdrawal_of_a_check_another_action_waits_on(client):
-    """A pistol duel's check is called off through the duel: the Mayor's page offers no withdrawal
-    of it, and still offers one of a plain check open beside it (the page reads which checks
-    another action owns with the checks themselves)."""
+def test_the_dashboard_offers_a_pistol_duels_check_as_calling_the_duel_off(client):
+    """A pistol duel's check is withdrawn with its duel: the Mayor's page offers it in those words
+    (and asks first), beside a plain check's own withdrawal (the page reads which checks another
+    action owns with the checks themselves)."""
     session, mayor, seated, _ = make_table()
     (_p1, hero), (_p2, rival) = seated
     plain = check_request(session=session, by=mayor, characters=[hero], trait="sentidos")
@@ -190,7 +212,10 @@ def test_the_dashboard_offers_no_withdrawal_of_a_check_another_action_waits_on(c
     for page in (client.get(session.get_absolute_url()).text,
                  client.get(session.get_absolute_url(), {"fragment": "checks"}, HTTP_HX_REQUEST="true").text):
         assert f'data-testid="withdraw-{plain.pk}"' in page
-        assert f'data-testid="withdraw-{duel_check.pk}"' not in page
+        duel_form = re.search(rf'<form[^>]*>(?:(?!</form>).)*data-testid="withdraw-{duel_check.pk}".*?</form>', page,
+                              re.DOTALL).group(0)
+        assert "Retirar la prueba y anular el duelo" in duel_form  # the page's default language
+        assert "El duelo a pistola se anula con ella: nadie dispara, nadie recibe un tiro." in duel_form
 
 
 def test_a_withdrawn_check_reads_withdrawn_and_shows_no_cards_as_drawn():

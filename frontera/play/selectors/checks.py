@@ -250,6 +250,7 @@ def check_rows(checks, viewer: Viewer, state, *, only_seats: set[str] | None = N
             "withdrawn": prueba.withdrawn,
             "can_withdraw": viewer.is_mayor and prueba.status != Check.Status.RESOLVED and not getattr(prueba, "owned", True),
             "calls_off_a_game": bool(getattr(prueba, "contest", False)),
+            "calls_off_a_duel": bool(getattr(prueba, "duel", False)),
             # "Again…" refills the call dialog: for the Mayor's own trait checks, not for one a table
             # action made (medical attention, a banca's attempt to leave: its title is the table's),
             # which the dialog would repeat as a bare check
@@ -274,8 +275,9 @@ def session_checks(session: GameSession, *, withdrawals: bool = True):
     each to build for ~0.05 ms statements, and a ``prefetch_related`` built a queryset per check.
 
     Each open check knows whether another action waits on it (``owned``: a banca's attempt to
-    leave, a pistol duel's round), which calls it off through that action, not withdrawn on its
-    own; and whether it is an azar or habilidad contest (``contest``), withdrawn with its game.
+    leave), which calls it off through that action, not withdrawn on its own; and whether it is an
+    azar or habilidad contest (``contest``) or a pistol duel's round (``duel``), withdrawn with its
+    game or duel.
     Only the Mayor withdraws a check: a player's page asks ``withdrawals=False`` and the statement
     leaves that out (every check then counts as owned, so none offers a withdrawal)."""
     resolved = Check.Status.RESOLVED
@@ -297,18 +299,18 @@ def session_checks(session: GameSession, *, withdrawals: bool = True):
 @cache
 def _checks_sql(withdrawals: bool) -> str:
     """A session's checks that are open or among its latest resolved ones, by id, with ``owned``
-    (whether a gamble or a pistol duel waits on the check: a healer's check is withdrawn with its
-    medical attention) when ``withdrawals``."""
+    (whether a banca waits on the check: a healer's check is withdrawn with its medical attention),
+    ``contest`` and ``duel`` when ``withdrawals``."""
     pk, status, session = column(Check, "pk"), column(Check, "status"), column(Check, "session")
-    # a banca's attempt to leave and a pistol duel's round are called off with their action; an
-    # azar or habilidad contest is its check, and withdrawing the check calls the game off
+    # a banca's attempt to leave is called off with the banca; an azar or habilidad contest is its
+    # check, and so is a pistol duel's round: withdrawing the check calls the game or the duel off
     contests = ", ".join(f"'{kind}'" for kind in CONTEST_KINDS)
     waits = (f"EXISTS (SELECT 1 FROM {table(Gamble)} WHERE {column(Gamble, 'prueba')} = {pk} "
-             f"AND {column(Gamble, 'kind')} NOT IN ({contests})) "
-             f"OR EXISTS (SELECT 1 FROM {table(PistolDuel)} WHERE {column(PistolDuel, 'prueba')} = {pk})")
+             f"AND {column(Gamble, 'kind')} NOT IN ({contests}))")
     contest = (f"EXISTS (SELECT 1 FROM {table(Gamble)} WHERE {column(Gamble, 'prueba')} = {pk} "
                f"AND {column(Gamble, 'kind')} IN ({contests}))")
-    owned = f", ({waits}) AS owned, ({contest}) AS contest" if withdrawals else ""
+    duel = f"EXISTS (SELECT 1 FROM {table(PistolDuel)} WHERE {column(PistolDuel, 'prueba')} = {pk})"
+    owned = f", ({waits}) AS owned, ({contest}) AS contest, ({duel}) AS duel" if withdrawals else ""
     inner = connection.ops.quote_name("recent")
     recent = (f"SELECT {inner}.{column(Check, 'pk', qualified=False)} FROM {table(Check)} {inner} "
               f"WHERE {inner}.{column(Check, 'session', qualified=False)} = %s "

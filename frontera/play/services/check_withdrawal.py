@@ -9,7 +9,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from frontera.messages import names as listed  # a list of names, joined the reader's way
-from frontera.play.models import CONTEST_KINDS, Check, Gamble
+from frontera.play.models import CONTEST_KINDS, Check, Gamble, PistolDuel
 from frontera.play.services.checks import E_CHECK_RESOLVED
 from frontera.play.services.core import (
     CHECKS,
@@ -30,6 +30,7 @@ E_NOT_WITHDRAWABLE = _("This check belongs to %(what)s: call that off instead.")
 GAME_CALLED_OFF = gettext_noop("The Mayor calls off the %(game)s with its check: nothing is paid or lost.")
 GAME_NAMES = {"azar": gettext_noop("azar"), "habilidad": gettext_noop("habilidad")}
 GAME_RULES = {"azar": "FR-GMB-5", "habilidad": "FR-GMB-7"}
+DUEL_CALLED_OFF = gettext_noop("The Mayor calls off the pistol duel with its check: nobody fires, nobody is hit.")
 
 
 @transaction.atomic
@@ -39,21 +40,18 @@ def check_withdraw(*, prueba: Check, by) -> Check:
     face-down choice of an opposed check included: nothing is revealed. The check closes with no
     outcome and the log says it was withdrawn. A healer's check takes its medical attention with it
     (a walk through an evening found a wrong healer or patient stuck: nothing could call it off). A
-    resolved check is refused, and so is one another action waits on (a banca's attempt to leave, a
-    pistol duel's round: call that off instead); an azar or habilidad contest's check calls its game
-    off with it. Withdrawing twice changes nothing."""
+    resolved check is refused, and so is one another action waits on (a banca's attempt to leave:
+    call that off instead); an azar or habilidad contest's check calls its game off with it, and a
+    pistol duel's round its duel (a walk found a duel started with one click that nothing could call
+    off). Withdrawing twice changes nothing."""
     session = lock_session(prueba.session)
     prueba = Check.objects.select_for_update().get(pk=prueba.pk, session=session)
     if prueba.withdrawn:
         return prueba
     if prueba.status == Check.Status.RESOLVED:
         raise SessionError(E_CHECK_RESOLVED)
-    owner = next((what for what, taken in (
-        (gettext("a gambling game"), prueba.gambles.exclude(kind__in=CONTEST_KINDS).exists()),
-        (gettext("a pistol duel"), prueba.pistol_duels.exists()),
-    ) if taken), None)
-    if owner:
-        raise SessionError(E_NOT_WITHDRAWABLE % {"what": owner})
+    if prueba.gambles.exclude(kind__in=CONTEST_KINDS).exists():
+        raise SessionError(E_NOT_WITHDRAWABLE % {"what": gettext("a gambling game")})
     log = EventLog(session, by, [])
     withdraw_locked(session, prueba, log)
     # an azar or habilidad contest is this check: the game is called off with it, nothing paid (a
@@ -63,6 +61,11 @@ def check_withdraw(*, prueba: Check, by) -> Check:
         gamble.save(update_fields=["status", "state"])
         log.decide(GAME_CALLED_OFF, rules=[GAME_RULES[gamble.kind]], game=msg(GAME_NAMES[gamble.kind]))
         log.regions = None  # every region: the game leaves the table
+    for duel in prueba.pistol_duels.select_for_update().filter(status=PistolDuel.Status.OPEN):
+        duel.status, duel.result = PistolDuel.Status.SETTLED, {**duel.result, "withdrawn": True}
+        duel.save(update_fields=["status", "result"])
+        log.decide(DUEL_CALLED_OFF, rules=["FR-CMB-15"])
+        log.regions = None
     log.flush()
     return prueba
 
