@@ -95,6 +95,9 @@ def test_fr_opp_6_a_named_opposed_check_fills_in_traits_and_skills(client):
     assert re.search(r'name="skill_1"[^>]*>.*?<option value="agilidad" selected', html, re.S)
     assert re.search(r'name="trait_2"[^>]*>.*?<option value="sentidos" selected', html, re.S)
     assert re.search(r'name="skill_2"[^>]*>.*?<option value="percepcion" selected', html, re.S)
+    for row in (3, 4):  # more watchers share the second side's (a walk's were left on Manos, no skill)
+        assert re.search(rf'name="trait_{row}"[^>]*>.*?<option value="sentidos" selected', html, re.S)
+        assert re.search(rf'name="skill_{row}"[^>]*>.*?<option value="percepcion" selected', html, re.S)
     for preset in ("chase", "stealth", "pickpocket", "challenge", "provoke"):
         assert f'data-testid="preset-{preset}"' in html
 

@@ -69,9 +69,12 @@ class OpposedPreset:
         self.label, self.sides, self.note = label, sides, note
 
     def initial(self) -> dict:
+        """The label, and each participant's trait and skill: the first side's, then the second's,
+        which any further participant shares (more pursuers, watchers, victims: a walk's third and
+        fourth participants were left on Manos with no skill, and drew for it)."""
         data = {"label": self.label}
-        for i, (trait, skill) in enumerate(self.sides, start=1):
-            data[f"trait_{i}"], data[f"skill_{i}"] = trait, skill
+        for i in range(1, OPPOSED_SLOTS + 1):
+            data[f"trait_{i}"], data[f"skill_{i}"] = self.sides[min(i, len(self.sides)) - 1]
         return data
 
 
