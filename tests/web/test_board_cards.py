@@ -76,3 +76,20 @@ def test_callable_characters_in_one_query(django_assert_num_queries):
     expected_minions = sorted(minions + extras, key=lambda c: (c.kind, c.name))
     assert rows == [(c.pk, c.name) for _, c in seated] + [(c.pk, c.name) for c in expected_minions]
     assert absent.pk not in {pk for pk, _ in rows} and foreign[0].pk not in {pk for pk, _ in rows}
+
+
+def test_fr_mode_4_the_mayors_cards_say_npcs_draw_from_the_pile_in_phase_1(client):
+    """A walk read "NPCs and minions draw from these cards" on the Mayor's card while his minion drew
+    from the pile, as everyone does in phase 1 (FR-MODE-4); in phase 2 they draw from his deck."""
+    from frontera.play.services.sessions import phase_switch
+
+    session, mayor, _seated, _ = make_table()
+    client.force_login(mayor)
+
+    def mayor_card() -> str:
+        page = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        return re.search(r'data-testid="mayor-seat">(.*?)</li>', page, re.DOTALL).group(1)
+
+    assert "In phase 1 NPCs and minions draw from the pile; these cards are for phase 2" in mayor_card()
+    phase_switch(session=session, by=mayor)
+    assert "NPCs and minions draw from these cards" in mayor_card() and "In phase 1" not in mayor_card()
