@@ -235,6 +235,12 @@ def test_fr_exch_4_death_puts_every_card_into_the_treasure_and_leaves_the_table(
     assert pending.status == "cancelled"
     client.force_login(mayor)
     assert client.get(session.get_absolute_url()).status_code == 200
+    # the player's page says why it has no character any more (a walk's read only "none of yours")
+    client.force_login(p1)
+    page = client.get(session.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert f"{hero.name} murió para siempre y dejó la partida: sus cartas fueron al Tesoro." in page
+    client.force_login(p2)
+    assert "murió para siempre" not in client.get(session.get_absolute_url()).content.decode()
     assert_conserved(session)
 
 

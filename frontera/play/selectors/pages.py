@@ -253,6 +253,12 @@ def phone_view(session: GameSession, user, regions: set[str] | None = None, snap
             row["treated"] = str(row["pk"]) in session.tallies.get("medical", {}) and row["health"] < 0
             mine.append(row)
         context["mine"] = mine
+        # why a player's page has no character any more: theirs died for good here and left the game
+        # (FR-EXCH-4; a walk's player read only "None of your characters is at this session")
+        dead = session.tallies.get("dead", {})
+        context["gone"] = [] if mine or not dead else list(Character.objects.filter(
+            campaign_id=session.campaign_id, owner_id=user.pk, pk__in=[int(pk) for pk in dead]).values_list(
+            "name", flat=True).order_by("name"))
     if _wants(regions, "checks", "table"):
         open_checks, recent = _checks(session, snapshot, withdrawals=False)  # a player withdraws nothing
     if _wants(regions, "checks"):
