@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cardgames import presenters
-from cardgames.engines import get
+from cardgames.engines import IllegalAction, get
 from cardgames.models import Move, Seat, Table
 from cardgames.services import BOT_STUCK_SECONDS, SEAT_RANGE
 from frontera.campaigns.models import Campaign
@@ -108,20 +108,42 @@ def board_template(game: str):
     return select_template([f"cardgames/boards/{game}.html", "cardgames/_board_generic.html"])
 
 
-def _outcome(result: dict | None, name) -> dict | None:
+def _outcome(result: dict | None, name, words: dict | None = None) -> dict | None:
+    """The result box: the winners' names, the scores by name, and ``words``
+    (:func:`presenters.outcome_words`: why it ended, what the scores count)."""
     if result is None:
         return None
     winners = [name(s) for s in result["winners"]]
     scores = [{"name": name(int(seat)), "score": score} for seat, score in sorted(result["scores"].items())]
-    return {"draw": result["draw"] or not winners, "winners": winners, "scores": scores}
+    return {"draw": result["draw"] or not winners, "winners": winners, "scores": scores,
+            "reason": (words or {}).get("reason", ""), "score_label": (words or {}).get("score_label", "")}
 
 
 def log_lines(table: Table, viewer: Viewer, name, moves=None) -> list[str]:
     """The log of moves worded for ``viewer``: ``moves`` (:class:`Move` s), or the whole game's,
-    read as (seat, action) pairs only (a model instance per move was most of a long game's page)."""
-    pairs = (table.moves.values_list("seat", "action") if moves is None
+    read as (seat, action) pairs only (a model instance per move was most of a long game's page).
+    A game of :data:`presenters.LOGGED_GAMES` also says what each move did: the whole game is
+    replayed for it (``moves`` must then start at the first move)."""
+    pairs = (list(table.moves.values_list("seat", "action")) if moves is None
              else [(m.seat, m.action) for m in moves])
-    return [presenters.move_text(table.game, name, seat, action, viewer.seat) for seat, action in pairs]
+    events = _replayed_events(table, pairs, viewer) if table.game in presenters.LOGGED_GAMES else None
+    return [presenters.move_text(table.game, name, seat, action, viewer.seat, events[i] if events else None)
+            for i, (seat, action) in enumerate(pairs)]
+
+
+def _replayed_events(table: Table, pairs: list[tuple[int, dict]], viewer: Viewer) -> list[list[dict]] | None:
+    """What each move did, as ``viewer`` may see it, from ``new_game(seats, seed, options)`` and the
+    moves; ``None`` when the moves do not replay (the log then names the moves only)."""
+    engine = get(table.game)
+    try:
+        state = engine.new_game(len(_seats(table)), table.seed, table.options or None)
+        out = []
+        for seat, action in pairs:
+            state, events = engine.apply_logged(state, seat, action)
+            out.append(engine.events_view(events, viewer.seat))
+    except IllegalAction:
+        return None
+    return out
 
 
 def actions_for(table: Table, state: dict, viewer: Viewer, view: dict, name) -> list[dict]:
@@ -181,7 +203,8 @@ def table_page(table: Table, viewer: Viewer) -> dict:
         bot_stuck=any(s in bots for s in movers) and viewer.seated
         and (timezone.now() - table.updated_at).total_seconds() > BOT_STUCK_SECONDS,
         your_turn=viewer.seated and viewer.seat in movers,
-        outcome=_outcome(engine.outcome(state), name) if table.status == Table.Status.FINISHED else None,
+        outcome=(_outcome(engine.outcome(state), name, presenters.outcome_words(table.game, view, name))
+                 if table.status == Table.Status.FINISHED else None),
         log=log_lines(table, viewer, name),
     )
     return context
@@ -196,14 +219,23 @@ def replay_frame(table: Table, viewer: Viewer, step: int) -> dict:
     moves = list(table.moves.all())
     step = max(0, min(step, len(moves)))
     state = engine.new_game(table.seats.count(), table.seed, table.options or None)
+    events = None
     for move in moves[:step]:
-        state = engine.apply(state, move.seat, move.action)
+        if table.game in presenters.LOGGED_GAMES:
+            state, events = engine.apply_logged(state, move.seat, move.action)
+        else:
+            state = engine.apply(state, move.seat, move.action)
     name = _namer(seat_names(table))
     view = engine.view(state, viewer.seat)
+    last = None
+    if step:
+        move = moves[step - 1]
+        last = presenters.move_text(table.game, name, move.seat, move.action, viewer.seat,
+                                    None if events is None else engine.events_view(events, viewer.seat))
     return {
         "table": table, "viewer": viewer, "game_title": game_title(table.game), "step": step, "steps": len(moves),
         "board": presenters.present(table.game, view, viewer.seat, name), "board_template": board_template(table.game),
-        "last": log_lines(table, viewer, name, moves[step - 1:step])[0] if step else None,
+        "last": last,
         "to_move": [name(s) for s in engine.to_move(state)],
         "previous": step - 1 if step > 0 else None, "next": step + 1 if step < len(moves) else None,
     }
@@ -239,7 +271,23 @@ def lobby(user, game: str | None = None) -> dict:
             "free": sum(1 for s in seats if s.is_free),
         })
     rows["finished"] = [r for r in rows["finished"] if r["mine"]][:10]
+    for row in rows["finished"]:
+        row["result_text"] = _finished_result(row["table"], row["players"])
     return rows
+
+
+def _finished_result(table: Table, players: list[str]) -> str:
+    """Who won a finished game (or that it was a draw), by the names the lobby shows."""
+    if not table.state:
+        return ""
+    engine = get(table.game)
+    result = engine.outcome(engine.from_json(table.state))
+    if result is None:
+        return ""
+    winners = [str(players[s]) for s in result["winners"] if 0 <= s < len(players)]  # a bot's name is lazy
+    if result["draw"] or not winners:
+        return _("a draw")
+    return _("won by %(names)s") % {"names": ", ".join(winners)}
 
 
 def member_campaigns(user):

@@ -32,11 +32,13 @@ The API the web layer uses (all pure functions of their arguments, no database):
 ``action_spoken(game, action, view, seat_name=None) -> str``
     The label with every card in words ("Ataca … con el 9 de picas"): a button's accessible name.
 
-``move_text(game, seat_name, seat, action, viewer) -> str``
+``move_text(game, seat_name, seat, action, viewer, events=None) -> str``
     One line of the log of moves: seat ``seat`` played ``action``; the text is for ``viewer``
     (a seat, or ``None`` for a spectator) and never says what ``viewer`` may not see (e.g. the
     cards a PoCoBOT player passed face down, a palm-tree bird placed face down). ``seat_name`` is
-    the same callable as above (required here).
+    the same callable as above (required here). For a game of ``LOGGED_GAMES``, ``events`` are
+    what the move did, as ``engine.events_view(events, viewer)`` shows them (En la palmera: how
+    the fight on the perch ended, a round's scores).
 
 ``error_message(game, err) -> str``
     An engine's refusal (:class:`~cardgames.engines.IllegalAction`) in the user's language with
@@ -71,6 +73,9 @@ from frontera.messages import engine_text
 SeatName = Callable[[int], str]
 
 GAMES: tuple[str, ...] = ("pocobot", "palmera", "boom", "nismatch")
+# games whose log lines also say what a move did (the engine's ``apply_logged`` / ``events_view``):
+# En la palmera's fights are decided by cards the action does not name
+LOGGED_GAMES: frozenset[str] = frozenset({"palmera"})
 
 
 def _module(game: str) -> ModuleType | None:
@@ -131,13 +136,28 @@ def action_spoken(game: str, action: dict, view: dict, seat_name: SeatName | Non
         return action_label(game, action, view, seat_name)
 
 
-def move_text(game: str, seat_name: SeatName, seat: int, action: dict, viewer: int | None) -> str:
-    """One line of the log of moves, as ``viewer`` may read it."""
+def move_text(game: str, seat_name: SeatName, seat: int, action: dict, viewer: int | None,
+              events: list[dict] | None = None) -> str:
+    """One line of the log of moves, as ``viewer`` may read it; ``events`` (a game in
+    :data:`LOGGED_GAMES`): what the move did, already redacted for ``viewer``."""
     module = _module(game)
     if module is not None:
+        if events is not None and game in LOGGED_GAMES:
+            return module.move_text(seat_name, seat, action, viewer, events=events)
         return module.move_text(seat_name, seat, action, viewer)
     move = generic_label(action, seat_name) if viewer == seat else _("a move")
     return _("%(name)s: %(move)s") % {"name": seat_name(seat), "move": move}
+
+
+def outcome_words(game: str, view: dict, seat_name: SeatName | None = None) -> dict:
+    """For the result box of a finished game: ``{"reason": str, "score_label": str}``, why it
+    ended (e.g. PoCoBOT's turn limit; empty when the winner's name says it all) and what
+    ``outcome``'s scores count (PoCoBOT's hearts left, Nismatch's War Spoils...)."""
+    seat_name = seat_name or default_seat_name
+    module = _module(game)
+    if module is not None and hasattr(module, "outcome_words"):
+        return module.outcome_words(view, seat_name)
+    return {"reason": "", "score_label": _("Score")}
 
 
 def error_message(game: str, err: IllegalAction) -> str:
@@ -179,11 +199,13 @@ def _echoes_input(key: str, value: object) -> bool:
 
 __all__ = [
     "GAMES",
+    "LOGGED_GAMES",
     "action_groups",
     "action_label",
     "action_spoken",
     "card_text",
     "error_message",
     "move_text",
+    "outcome_words",
     "present",
 ]

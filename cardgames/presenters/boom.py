@@ -149,6 +149,11 @@ def action_groups(actions: list[dict], view: dict, seat_name) -> list[dict]:
     return groups_by_type(actions, titles, lambda action: action_label(action, view, seat_name))
 
 
+def outcome_words(view: dict, seat_name) -> dict:
+    """What the result box's numbers count (BO-10: each seat's life left)."""
+    return {"reason": "", "score_label": _("Life left")}
+
+
 def move_text(seat_name, seat: int, action: dict, viewer: int | None) -> str:
     """A Boom move for the log. Storages are public; a discard's cards are not named (the
     discard is a count in every view)."""

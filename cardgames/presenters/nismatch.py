@@ -274,6 +274,17 @@ def _log_text(event: dict, view: dict, viewer: int | None, seat_name) -> str:
     return ""
 
 
+def _end_reason(view: dict) -> str:
+    return (_("Five War Spoils claimed.") if view.get("end_reason") == "spoils"
+            else _("An Arsenal ran out of cards.") if view.get("end_reason") == "empty_arsenal" else "")
+
+
+def outcome_words(view: dict, seat_name) -> dict:
+    """Why the game ended and what the result box's numbers count (NM-1: the War Spoils each
+    seat claimed; the fifth wins)."""
+    return {"reason": _end_reason(view), "score_label": _("War Spoils claimed (five win)")}
+
+
 def present(view: dict, seat: int | None, seat_name) -> dict:
     over = view["phase"] == "over"
     players = []
@@ -350,8 +361,7 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
     reason = ""
     if over and winners is not None:
         result = result_text(list(winners), not winners, seat, seat_name)
-        reason = (_("Five War Spoils claimed.") if view.get("end_reason") == "spoils"
-                  else _("An Arsenal ran out of cards.") if view.get("end_reason") == "empty_arsenal" else "")
+        reason = _end_reason(view)
     # holding priority in another's turn: the table's line said "Your turn." under "Bot's turn"
     responding = (not over and seat is not None and seat in view["to_move"] and view.get("active") is not None
                   and view.get("active") != seat)

@@ -18,7 +18,15 @@ from cardgames.engines.palmera.rules import (
     SUIT_OF_SEAT,
     TIEBREAK_SQUARE,
 )
-from cardgames.presenters.words import card, card_text, generic_label, groups_by_type, result_text, turn_text
+from cardgames.presenters.words import (
+    card,
+    card_text,
+    generic_label,
+    groups_by_type,
+    join_words,
+    result_text,
+    turn_text,
+)
 
 SQUARES = 10
 
@@ -72,6 +80,16 @@ def _held_points(view: dict) -> list[int]:
     return points
 
 
+def _total_text(view: dict, seat: int, over: bool) -> str:
+    """The seat's points from the rounds already scored (PA-10): all of them once the game is over,
+    else the points carried over from the earlier round(s) ("52 de rondas terminadas" read badly)."""
+    total = view["totals"][seat]
+    if over:
+        return _("%(n)s points in total") % {"n": total}
+    # two rounds (PA-1): a game not over with a scored round is in round 2
+    return ngettext("%(n)s point scored in round 1", "%(n)s points scored in round 1", total) % {"n": total}
+
+
 def present(view: dict, seat: int | None, seat_name) -> dict:
     over = view["phase"] == "over"
     # columns: the rival on the left, the viewer on the right (a spectator: seat 1, seat 2)
@@ -109,8 +127,7 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
             "now": held_now[s],
             "now_text": "" if over else ngettext("%(n)s point on the tree now", "%(n)s points on the tree now",
                                                   held_now[s]) % {"n": held_now[s]},
-            "total_text": (_("%(n)s points in total") if over else _("%(n)s from finished rounds")) % {
-                "n": view["totals"][s]} if view["scores"] else "",
+            "total_text": _total_text(view, s, over) if view["scores"] else "",
             "out": [_bird(e, s, seat) for e in view["out"][s]],
         })
     rounds = []
@@ -216,17 +233,95 @@ def action_groups(actions: list[dict], view: dict, seat_name) -> list[dict]:
     return groups_by_type(actions, titles, lambda action: action_label(action, view, seat_name))
 
 
-def move_text(seat_name, seat: int, action: dict, viewer: int | None) -> str:
-    """Birds go face down: the log names the perch, never the bird."""
+def outcome_words(view: dict, seat_name) -> dict:
+    """Why the game ended and what the result box's numbers count (PA-10: the points of both
+    rounds)."""
+    result = view.get("result") or {}
+    reason = _("Both rounds are over and the points are equal.") if result.get("draw") else ""
+    return {"reason": reason, "score_label": _("Points over both rounds")}
+
+
+def move_text(seat_name, seat: int, action: dict, viewer: int | None, events: list[dict] | None = None) -> str:
+    """Birds go face down: the log names the perch, never the bird placed. ``events``: what the
+    move did (``engine.events_view(events, viewer)`` of :func:`~cardgames.engines.palmera.rules.apply_logged`,
+    already redacted for ``viewer``): the fight on the perch and how it ended, a round's end."""
     who = seat_name(seat)
     kind = action.get("type")
     if kind == "place":
-        return _("%(name)s puts a bird on perch %(n)s.") % {"name": who, "n": action["square"]}
-    if kind == "peek":
+        text = _("%(name)s puts a bird on perch %(n)s.") % {"name": who, "n": action["square"]}
+    elif kind == "peek":
         if viewer is not None and viewer != seat:
-            return _("%(name)s looks at your hidden bird on perch %(n)s.") % {
+            text = _("%(name)s looks at your hidden bird on perch %(n)s.") % {
                 "name": who, "n": action["square"]}
-        return _("%(name)s looks at a hidden bird on perch %(n)s.") % {"name": who, "n": action["square"]}
-    if kind == "discard":
-        return _("%(name)s has no room: a bird leaves the game face down.") % {"name": who}
-    return _("%(name)s moves.") % {"name": who}
+        else:
+            text = _("%(name)s looks at a hidden bird on perch %(n)s.") % {"name": who, "n": action["square"]}
+    elif kind == "discard":
+        text = _("%(name)s has no room: a bird leaves the game face down.") % {"name": who}
+    else:
+        text = _("%(name)s moves.") % {"name": who}
+    return " ".join([text, *(_event_text(e, seat_name) for e in events or ())])
+
+
+def _seen_name(entry: dict) -> str:
+    """A bird as the reader may know it: its card, or "a face-down bird"."""
+    return card_text(entry["card"]) if entry["card"] is not None else _("a face-down bird")
+
+
+def _event_text(event: dict, seat_name) -> str:
+    if event["type"] == "round_end":
+        return _round_end_text(event, seat_name)
+    attacker, defender = event["seat"], 1 - event["seat"]
+    mine = card_text(event["card"])  # the attacking bird is turned face up (PA-4)
+    names = {"name": seat_name(attacker), "owner": seat_name(defender), "attacker": mine, "n": event["square"]}
+    parts = []
+    if event["king"] and not event["duels"]:  # PA-8: an attacking King against two defenders
+        if all(e["card"] is None for e in event["unseen"]):
+            parts.append(_("%(name)s’s %(attacker)s is a King and empties perch %(n)s: it and %(owner)s’s "
+                           "two face-down birds leave the game, theirs unrevealed.") % names)
+        else:
+            parts.append(_("%(name)s’s %(attacker)s is a King and empties perch %(n)s: it and %(owner)s’s "
+                           "two birds (%(birds)s) leave the game, theirs unrevealed.") % {
+                **names, "birds": join_words([_seen_name(e) for e in event["unseen"]])})
+    for duel in event["duels"]:
+        theirs = _seen_name(duel["defender"])
+        if duel["winner"] is None:  # PA-6: a King on either side
+            parts.append(_("%(name)s’s %(attacker)s meets %(owner)s’s %(defender)s: a King empties the perch, "
+                           "and both leave the game.") % {**names, "defender": theirs})
+            continue
+        won = duel["winner"] == attacker
+        words = {"winner_name": seat_name(duel["winner"]), "winner_card": mine if won else theirs,
+                 "loser_name": seat_name(1 - duel["winner"]), "loser_card": theirs if won else mine}
+        if not duel["tie"]:
+            parts.append(_("%(winner_name)s’s %(winner_card)s beats %(loser_name)s’s %(loser_card)s: "
+                           "the %(loser_card)s leaves the game.") % words)
+        elif event["perch_1"] is None:  # PA-5: nobody holds perch 1, the attacker wins the tie
+            parts.append(_("%(winner_name)s’s %(winner_card)s ties with %(loser_name)s’s %(loser_card)s and "
+                           "wins as the attacker, as nobody holds perch 1: the %(loser_card)s leaves the game.")
+                         % words)
+        else:
+            parts.append(_("%(winner_name)s’s %(winner_card)s ties with %(loser_name)s’s %(loser_card)s and "
+                           "wins, as %(winner_name)s holds perch 1: the %(loser_card)s leaves the game.") % words)
+    if event["king"] and event["duels"] and event["unseen"]:  # PA-8: the second defender goes unseen
+        other = event["unseen"][0]
+        if other["card"] is None:
+            parts.append(_("%(owner)s’s other bird there also leaves the game, unrevealed.") % names)
+        else:
+            parts.append(_("%(owner)s’s other bird there, the %(bird)s, also leaves the game, unrevealed.") % {
+                **names, "bird": card_text(other["card"])})
+    if event["held"]:
+        parts.append(_("%(name)s now holds perch %(n)s.") % names)
+    return " ".join(parts)
+
+
+def _round_end_text(event: dict, seat_name) -> str:
+    """PA-6, PA-9: the round's scores, and the Kings that left the board before the scoring."""
+    parts = []
+    kings = [king for owner in (0, 1) for king in event["kings"][owner]]
+    if kings:
+        parts.append(ngettext("Before the scoring, a King leaves the board and empties its perch: %(cards)s.",
+                              "Before the scoring, the Kings leave the board and empty their perches: %(cards)s.",
+                              len(kings)) % {"cards": join_words([_seen_name(k) for k in kings])})
+    scores = event["scores"]
+    parts.append(_("Round %(n)s is over: %(first)s scores %(a)s, %(second)s %(b)s.") % {
+        "n": event["round"], "first": seat_name(0), "a": scores[0], "second": seat_name(1), "b": scores[1]})
+    return " ".join(parts)

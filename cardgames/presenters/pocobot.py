@@ -60,9 +60,26 @@ def _mounted_text(panel: dict, mounted: bool) -> str:
         return _("Not mounted yet: it needs a Pilot, then %(cards)s module cards, %(suit)s of the Pilot’s suit.") % {
             "cards": MOUNT_CARDS, "suit": MOUNT_PILOT_SUIT}
     pilot_suit = suit(panel["pilot"])
-    return _("Not mounted yet: %(have)s of %(cards)s module cards, %(have_suit)s of %(suit)s %(symbol)s.") % {
-        "have": sum(len(panel[m]) for m in MODULE_ORDER), "cards": MOUNT_CARDS,
-        "have_suit": len(panel[pilot_suit]), "suit": MOUNT_PILOT_SUIT, "symbol": SUIT_SYMBOLS[pilot_suit]}
+    symbol = SUIT_SYMBOLS[pilot_suit]
+    have = sum(len(panel[m]) for m in MODULE_ORDER)
+    have_suit = len(panel[pilot_suit])
+    more_cards = max(0, MOUNT_CARDS - have)
+    more_suit = max(0, MOUNT_PILOT_SUIT - have_suit)
+    # what is still missing ("8 of 6 module cards" read as nonsense once there were enough); a
+    # number and its suit symbol are joined by a no-break space (a lone "♠" wrapped on a phone)
+    if not more_suit:
+        missing = ngettext("it needs %(count)s more module card", "it needs %(count)s more module cards",
+                           more_cards) % {"count": more_cards}
+    elif more_suit >= more_cards:  # the cards of the Pilot's suit also make up the count
+        missing = ngettext("it needs %(count)s more %(symbol)s card", "it needs %(count)s more %(symbol)s cards",
+                           more_suit) % {"count": more_suit, "symbol": symbol}
+    else:
+        missing = ngettext("it needs %(count)s more module card, %(suit_cards)s among them",
+                           "it needs %(count)s more module cards, %(suit_cards)s among them",
+                           more_cards) % {"count": more_cards, "suit_cards": f"{more_suit}\u00a0{symbol}"}
+    return ngettext("Not mounted yet: %(missing)s (it has %(have)s module card, %(have_suit)s).",
+                    "Not mounted yet: %(missing)s (it has %(have)s module cards, %(have_suit)s).", have) % {
+        "missing": missing, "have": have, "have_suit": f"{have_suit}\u00a0{symbol}"}
 
 
 def _panel(view: dict, s: int, seat: int | None, seat_name) -> dict:
@@ -400,6 +417,18 @@ def _by_first_discard(pairs: list[tuple[dict, str]]) -> list[dict]:
         sections[first]["actions"].append(
             (action, _("…the %(cards)s") % {"cards": join_words([card_text(c) for c in cards[1:]])}))
     return list(sections.values())
+
+
+def outcome_words(view: dict, seat_name) -> dict:
+    """Why the game ended and what the result box's numbers count (``outcome``'s scores: the
+    value of the ♥ cards left in each Defence)."""
+    if view.get("draw"):
+        reason = _("Turn %(turns)s ends without a collapse: a draw.") % {"turns": view["max_turns"]}
+    elif view.get("winner") is not None:
+        reason = _("%(name)s’s mecha collapsed.") % {"name": seat_name(1 - view["winner"])}
+    else:
+        reason = ""
+    return {"reason": reason, "score_label": _("Life left: the value of the ♥ cards in each Defence")}
 
 
 def move_text(seat_name, seat: int, action: dict, viewer: int | None) -> str:

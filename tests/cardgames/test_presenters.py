@@ -350,7 +350,8 @@ def test_pb_5_a_panel_says_how_far_its_mecha_is_from_mounted():
         board = presenters.present("pocobot", view, 0, seat_name)
     mine = next(p for p in board["panels"] if p["is_you"])
     theirs = next(p for p in board["panels"] if not p["is_you"])
-    assert mine["mounted_text"] == "Not mounted yet: 3 of 6 module cards, 2 of 3 ♠."
+    assert mine["mounted_text"] == ("Not mounted yet: it needs 3 more module cards, 1\u00a0♠ among them "
+                                    "(it has 3 module cards, 2\u00a0♠).")
     assert theirs["mounted_text"] == "Not mounted yet: it needs a Pilot, then 6 module cards, 3 of the Pilot’s suit."
 
 

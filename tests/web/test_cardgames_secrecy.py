@@ -104,11 +104,29 @@ def _assert_hides(page: str, game: str, states: list[dict], upto: int, seat, whe
     for move in Table.objects.get(game=game).moves.filter(ply__lt=upto):
         if face_up is None or move.action.get("type") in face_up:
             known |= _cards(game, move.action)
+    if game == "palmera":
+        known |= _palmera_fought_face_up(states, Table.objects.get(game=game).moves.filter(ply__lt=upto))
     hidden = _cards(game, states[upto]) - known
     for card in hidden:
         for shown in _forms_of(game, card):
             assert shown not in page, f"{where}: {shown!r} is hidden from seat {seat} at ply {upto}"
     return len(hidden)
+
+
+def _palmera_fought_face_up(states: list[dict], moves) -> set[str]:
+    """The birds turned face up in the ``moves``' fights (PA-4) and the Kings turned up at a
+    round's end (PA-6), for everybody to see at that moment: the round's last move then starts
+    the next round, and no view shows them again (the log says how that fight ended)."""
+    from cardgames.engines import palmera
+
+    seen = set()
+    for move in moves:
+        for event in palmera.apply_logged(states[move.ply], move.seat, move.action)[1]:
+            if event["type"] == "fight":
+                seen |= {event["card"], *(d["defender"]["card"] for d in event["duels"] if d["defender"]["up"])}
+            else:
+                seen |= {king["card"] for kings in event["kings"] for king in kings if king["up"]}
+    return seen
 
 
 @pytest.fixture

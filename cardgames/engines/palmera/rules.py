@@ -227,22 +227,62 @@ def copy_state(state: dict) -> dict:
 
 def apply(state: dict, seat: int, action: dict) -> dict:
     """The state after ``seat`` plays ``action`` (PA-2..PA-9); the input is left untouched."""
+    return _applied(state, seat, action, None)
+
+
+def apply_logged(state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
+    """:func:`apply`, and what the move did that the action alone does not say (the log of moves
+    reads it). The events, in order:
+
+    - ``{"type": "fight", "seat": attacker, "square": n, "card": attacking code, "duels": [...],
+      "unseen": [entry, ...], "king": bool, "held": bool, "perch_1": seat | None}`` (PA-4..PA-8): each duel is
+      ``{"defender": entry, "winner": seat, "tie": bool}`` in the order fought; ``unseen`` are the
+      defenders a King removed without revealing them; ``king``: a King emptied the perch;
+      ``held``: the attacker holds the perch now; ``perch_1``: who held square 1 (PA-5, ties).
+    - ``{"type": "round_end", "round": n, "scores": [s0, s1], "kings": [[entry, ...], [...]]}``
+      (PA-6, PA-9): the Kings each seat had on the board, removed before scoring.
+
+    Entries are copies as they were then (face up or not, peeked at or not): the events hold
+    hidden cards, so show a seat only :func:`events_view` of them."""
+    events: list[dict] = []
+    return _applied(state, seat, action, events), events
+
+
+def events_view(events: list[dict], seat: int | None) -> list[dict]:
+    """``events`` (from :func:`apply_logged`) as ``seat`` may see them (``None``: a spectator):
+    a defender removed unseen keeps its card only for its owner, or for the opponent who had
+    looked at it (PA-7)."""
+    out = []
+    for event in events:
+        if event["type"] == "fight":
+            defender = 1 - event["seat"]
+            out.append({**event,
+                        "duels": [{**d, "defender": _seen_entry(d["defender"], defender, seat)} for d in event["duels"]],
+                        "unseen": [_seen_entry(e, defender, seat) for e in event["unseen"]]})
+        else:
+            out.append({**event, "kings": [[{**e, **_seen_entry(e, owner, seat)} for e in event["kings"][owner]]
+                                           for owner in (0, 1)]})
+    return out
+
+
+def _applied(state: dict, seat: int, action: dict, events: list[dict] | None) -> dict:
+    """:func:`apply`; what happened is appended to ``events`` unless it is ``None``."""
     _check(state, seat, action)
     new = copy_state(state)
     kind = action["type"]
     if kind == "peek":
         _peek(new, seat, action["square"], action["slot"])
-        _end_turn(new, seat)
+        _end_turn(new, seat, events)
     elif kind == "discard":
         new["out"][seat].append(_entry(new["hands"][seat]))
         new["hands"][seat] = None
-        _end_turn(new, seat)
+        _end_turn(new, seat, events)
     else:
-        took_peek_square = _place(new, seat, action["square"], action.get("first", 0))
+        took_peek_square = _place(new, seat, action["square"], action.get("first", 0), events)
         if took_peek_square and _peek_targets(new, seat) and not _round_over(new):
             new["phase"] = PEEK  # PA-7
         else:
-            _end_turn(new, seat)
+            _end_turn(new, seat, events)
     return new
 
 
@@ -251,7 +291,7 @@ def _peek(state: dict, seat: int, square: int, slot: int) -> None:
     state["board"][square - 1][1 - seat][slot]["peeked"] = True
 
 
-def _place(state: dict, seat: int, square: int, first: int) -> bool:
+def _place(state: dict, seat: int, square: int, first: int, events: list[dict] | None = None) -> bool:
     """PA-3/PA-4/PA-8: place the drawn card; True when ``seat`` takes control of square 3."""
     card = state["hands"][seat]
     state["hands"][seat] = None
@@ -259,12 +299,13 @@ def _place(state: dict, seat: int, square: int, first: int) -> bool:
     if not sides[1 - seat]:
         sides[seat].append(_entry(card))  # PA-3 (or a second card of one's own on square 8)
         return square == PEEK_SQUARE  # one card per side there: it was empty
-    won = _confront(state, seat, square, card, first)
+    won = _confront(state, seat, square, card, first, events)
     return won and square == PEEK_SQUARE
 
 
-def _confront(state: dict, seat: int, square: int, card: str, first: int) -> bool:
-    """PA-4..PA-6, PA-8: resolve an attack on ``square``; True when the attacker ends holding it."""
+def _confront(state: dict, seat: int, square: int, card: str, first: int, events: list[dict] | None = None) -> bool:
+    """PA-4..PA-6, PA-8: resolve an attack on ``square``; True when the attacker ends holding it.
+    The fight is appended to ``events`` unless it is ``None`` (:func:`apply_logged`)."""
     opponent = 1 - seat
     sides = state["board"][square - 1]
     defenders = sides[opponent]
@@ -272,10 +313,15 @@ def _confront(state: dict, seat: int, square: int, card: str, first: int) -> boo
     attacker = _entry(card, up=True)
     square_one = controller(state, TIEBREAK_SQUARE)  # before the defenders leave the square
     sides[opponent] = []
+    fight = {"type": "fight", "seat": seat, "square": square, "card": card, "duels": [], "unseen": [],
+             "king": False, "held": False, "perch_1": square_one}
+    if events is not None:
+        events.append(fight)
     if is_king(card) and len(order) == 2:
         # PA-8: an attacking King removes both defenders at once; they stay unseen.
         _remove(state, seat, [attacker])
         _remove(state, opponent, order)
+        fight.update(king=True, unseen=[dict(e) for e in order])
         return False
     for i, defender in enumerate(order):
         defender["up"] = True
@@ -283,14 +329,20 @@ def _confront(state: dict, seat: int, square: int, card: str, first: int) -> boo
             # PA-6: a King removes every card of the square; PA-8: a second defender stays unseen.
             _remove(state, seat, [attacker])
             _remove(state, opponent, order[i:])
+            fight["duels"].append({"defender": dict(defender), "winner": None, "tie": False})
+            fight.update(king=True, unseen=[dict(e) for e in order[i + 1:]])
             return False
+        tie = strength(card) == strength(defender["card"])
         if attacker_wins(seat, card, defender["card"], square_one):
             _remove(state, opponent, [defender])
+            fight["duels"].append({"defender": dict(defender), "winner": seat, "tie": tie})
         else:
             _remove(state, seat, [attacker])
             sides[opponent] = order[i:]
+            fight["duels"].append({"defender": dict(defender), "winner": opponent, "tie": tie})
             return False
     sides[seat] = [attacker]
+    fight["held"] = True
     return True
 
 
@@ -311,7 +363,7 @@ def _round_over(state: dict) -> bool:
     return not any(state["piles"]) and not any(state["hands"])
 
 
-def _end_turn(state: dict, seat: int) -> None:
+def _end_turn(state: dict, seat: int, events: list[dict] | None = None) -> None:
     """Pass the turn; at the end of a round score it (PA-9) and start the next one (PA-1)."""
     state["phase"] = PLACE
     if not _round_over(state):
@@ -319,7 +371,11 @@ def _end_turn(state: dict, seat: int) -> None:
         state["turn"] = nxt
         _draw(state, nxt)
         return
-    state["scores"].append(_score_round(state))
+    kings: list[list[dict]] = [[], []]
+    state["scores"].append(_score_round(state, kings))
+    if events is not None:
+        events.append({"type": "round_end", "round": state["round"], "scores": list(state["scores"][-1]),
+                       "kings": kings})
     if len(state["scores"]) < ROUNDS:
         state["round"] += 1
         _start_round(state, 1 - state["first"])
@@ -327,8 +383,9 @@ def _end_turn(state: dict, seat: int) -> None:
         state["phase"] = OVER
 
 
-def _score_round(state: dict) -> list[int]:
-    """PA-6: Kings still on the board leave first; PA-9: each seat scores the squares it holds."""
+def _score_round(state: dict, removed: list[list[dict]] | None = None) -> list[int]:
+    """PA-6: Kings still on the board leave first (copies appended to ``removed[seat]``, if
+    given); PA-9: each seat scores the squares it holds."""
     scores = [0, 0]
     for square in range(1, SQUARES + 1):
         sides = state["board"][square - 1]
@@ -339,6 +396,8 @@ def _score_round(state: dict) -> list[int]:
                     king["up"] = True
                 sides[seat] = [e for e in sides[seat] if not is_king(e["card"])]
                 _remove(state, seat, kings)
+                if removed is not None:
+                    removed[seat].extend(dict(k, square=square) for k in kings)
         holder = controller(state, square)
         if holder is not None:
             doubled = square == DOUBLE_SQUARE and len(sides[holder]) == 2
