@@ -222,7 +222,9 @@ def present(view: dict, seat: int | None, seat_name) -> dict:
         "events": events,
         "deck_text": ngettext("%(count)s card in the pile", "%(count)s cards in the pile", view["deck_count"])
         % {"count": view["deck_count"]},
-        "discard": [card(c) for c in view["discard"][-8:]],
+        # the whole discard, in the engine's order (by suit and value): it keeps no "top", and its
+        # last 8 read as the latest, with a card just fired missing (a walk on a phone)
+        "discard": [card(c) for c in view["discard"]],
         "discard_text": ngettext("%(count)s card in the discard", "%(count)s cards in the discard",
                                  len(view["discard"])) % {"count": len(view["discard"])},
         "removed": [card(c) for c in view["removed"]],

@@ -340,6 +340,18 @@ def test_no_two_buttons_of_a_position_read_the_same(game):
             assert not twins, (game, twins)
 
 
+def test_pb_7_the_board_shows_the_whole_discard_not_its_last_eight_by_suit():
+    """The engine keeps the discard sorted by suit, so "the top of the discard" (its last 8) left
+    out a card just fired and showed the highest-sorted ones as if latest: a walk on a phone."""
+    engine = get("pocobot")
+    view = engine.view(engine.new_game(2, 1), 0)
+    view["discard"] = ["3C", "4C", "7C", "8C", "9C", "5D", "9D", "KD", "8S", "2H", "AH"]
+    with translation.override("en"):
+        board = presenters.present("pocobot", view, 0, seat_name)
+    assert [c["text"] for c in board["discard"]] == [card_text(c) for c in view["discard"]]
+    assert board["discard_text"] == "11 cards in the discard"
+
+
 def test_pb_5_a_panel_says_how_far_its_mecha_is_from_mounted():
     """PB-5: a Pilot and 6 module cards, 3 of the Pilot's suit; the board counts what is there."""
     engine = get("pocobot")
