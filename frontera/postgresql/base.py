@@ -45,7 +45,10 @@ class BeginWithFirstCursor(base.ServerBindingCursor):
 
     def execute(self, query, params=None, *, prepare=None, binary=None):
         conn = self.connection
-        if not _needs_begin(conn) or binary:
+        if not _needs_begin(conn):
+            return super().execute(query, params, prepare=prepare, binary=binary)
+        if binary:  # binary results need the extended protocol: its BEGIN goes first, on its own
+            _begin(conn)
             return super().execute(query, params, prepare=prepare, binary=binary)
         # quoted into the text: a message of several statements carries no bound values
         text = "BEGIN; " + ClientCursor(conn).mogrify(query, params)

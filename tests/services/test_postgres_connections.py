@@ -208,3 +208,16 @@ def _conninfo() -> str:
     return psycopg.conninfo.make_conninfo(dbname=params["NAME"], host=params["HOST"] or "127.0.0.1",
                                           port=params["PORT"] or 5432, user=params["USER"] or "postgres",
                                           password=params["PASSWORD"] or None)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_first_statement_that_cannot_carry_begin_still_opens_the_transaction():
+    """A statement asking for binary results (the extended protocol, no several statements in one
+    message) and several rows at once (executemany) open the block's transaction with a BEGIN of
+    their own: they never run in autocommit inside an atomic block."""
+    for run in (lambda cursor: cursor.cursor.execute("SELECT 1", binary=True),
+                lambda cursor: cursor.executemany("SELECT %s", [(1,), (2,)])):
+        with transaction.atomic(), connection.cursor() as cursor:
+            run(cursor)
+            assert connection.connection.info.transaction_status == pq.TransactionStatus.INTRANS
+        assert connection.connection.info.transaction_status == pq.TransactionStatus.IDLE
